@@ -1,0 +1,16 @@
+// Each subcommand lives in its own <name>_command.cc and registers itself
+// on the root CLI11 app. A command's callback throws UserError for bad
+// input; main() turns that into a one-line message and exit code 1.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace macroscope::cli {
+
+void RegisterDumpCommand(CLI::App& app);
+void RegisterInfoCommand(CLI::App& app);
+void RegisterGenerateCommand(CLI::App& app);
+void RegisterAggregateCommand(CLI::App& app);
+void RegisterLoopsCommand(CLI::App& app);
+
+}  // namespace macroscope::cli

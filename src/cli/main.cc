@@ -1,0 +1,35 @@
+// The `macroscope` command: one binary, one subcommand per job.
+// Exit codes: 0 success, 1 user error (one line naming file and line),
+// 2 internal error.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "util/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"macroscope: read, aggregate and explore execution traces", "macroscope"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "macroscope 0.1.0");
+  macroscope::cli::RegisterDumpCommand(app);
+  macroscope::cli::RegisterInfoCommand(app);
+  macroscope::cli::RegisterGenerateCommand(app);
+  macroscope::cli::RegisterAggregateCommand(app);
+  macroscope::cli::RegisterLoopsCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  } catch (const macroscope::UserError& e) {
+    std::fflush(stdout);
+    std::cerr << "macroscope: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << "macroscope: internal error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,50 @@
+#include "util/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+
+#include "util/error.h"
+
+namespace macroscope {
+
+MappedFile::MappedFile(std::string path) : path_(std::move(path)) {
+  if (path_ == "-") {
+    owned_.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    data_ = owned_.data();
+    size_ = owned_.size();
+    return;
+  }
+  int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw UserError(path_ + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    throw UserError(path_ + ": not a regular file");
+  }
+  size_ = static_cast<size_t>(st.st_size);
+  if (size_ > 0) {
+    void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      int err = errno;
+      close(fd);
+      throw UserError(path_ + ": cannot map: " + std::strerror(err));
+    }
+    madvise(p, size_, MADV_SEQUENTIAL);
+    data_ = static_cast<const char*>(p);
+    mapped_ = true;
+  }
+  close(fd);
+}
+
+MappedFile::~MappedFile() {
+  if (mapped_) munmap(const_cast<char*>(data_), size_);
+}
+
+}  // namespace macroscope

@@ -1,0 +1,29 @@
+// A read-only memory map of a whole file (or of standard input, read into
+// memory, for "-"). Throws UserError naming the file when it cannot be read.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace macroscope {
+
+class MappedFile {
+ public:
+  explicit MappedFile(std::string path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::string_view bytes() const { return {data_, size_}; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<char> owned_;  // standard input, or an empty file
+};
+
+}  // namespace macroscope
