@@ -1,9 +1,60 @@
+// `macroscope dump`: the trace in pj_dump's format, with pj_dump's options.
+#include <cstdio>
+#include <memory>
+#include <optional>
+
 #include "cli/commands.h"
+#include "cli/trace_loading.h"
+#include "formats/paje/dump_writer.h"
+#include "util/atomic_file.h"
 
 namespace macroscope::cli {
 
+namespace {
+
+struct DumpArgs {
+  std::vector<std::string> files;
+  paje::ReadOptions read;
+  paje::DumpOptions dump;
+  bool quiet = false;
+  bool time = false;
+  std::string output;
+};
+
+void RunDump(const DumpArgs& args) {
+  LoadedTrace loaded;
+  LoadTrace(args.files, args.read, loaded);
+  if (args.time) std::printf("%f\n", loaded.seconds);
+  if (args.quiet) return;
+  if (args.output.empty()) {
+    paje::WriteDump(loaded.trace, args.dump, stdout);
+    std::fflush(stdout);
+    return;
+  }
+  AtomicFile file(args.output);
+  paje::WriteDump(loaded.trace, args.dump, file.stream());
+  file.Commit();
+}
+
+}  // namespace
+
 void RegisterDumpCommand(CLI::App& app) {
-  app.add_subcommand("dump", "(not yet available)");
+  auto args = std::make_shared<DumpArgs>();
+  CLI::App* cmd = app.add_subcommand("dump", "Simulate Pajé traces and print their entities as pj_dump does");
+  cmd->set_help_flag("--help", "Print this help message and exit");
+  cmd->add_option("files", args->files, "Trace files, read in order as one trace ('-' for standard input)")
+      ->required();
+  cmd->add_option("-s,--start", args->dump.start, "Dump starts at this time (default: the trace's start)");
+  cmd->add_option("-e,--end", args->dump.end, "Dump ends at this time (default: the trace's end)");
+  cmd->add_flag("-h,--header", args->dump.header, "Print a line of column names for each kind of line");
+  cmd->add_flag("-u,--user-defined", args->dump.user_fields, "Print user-defined fields");
+  cmd->add_option("-l,--float-precision", args->dump.precision, "Digits after the point for times and values")
+      ->check(CLI::Range(0, 30));
+  cmd->add_flag("-q,--quiet", args->quiet, "Do not dump, only simulate");
+  cmd->add_flag("-t,--time", args->time, "Print the seconds taken to read and simulate");
+  cmd->add_option("-o,--output", args->output, "Write to this file (whole or not at all) instead of stdout");
+  AddReadOptions(*cmd, args->read);
+  cmd->callback([args] { RunDump(*args); });
 }
 
 }  // namespace macroscope::cli

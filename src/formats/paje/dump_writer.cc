@@ -1,1 +1,214 @@
-namespace macroscope {}
+#include "formats/paje/dump_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <string>
+
+#include "util/error.h"
+
+namespace macroscope::paje {
+
+namespace {
+
+// A growable output buffer flushed in large writes.
+class Out {
+ public:
+  explicit Out(std::FILE* f) : f_(f) { buf_.reserve(kFlushAt + 4096); }
+  ~Out() { Flush(); }
+  void Str(std::string_view s) {
+    buf_.append(s);
+    if (buf_.size() >= kFlushAt) Flush();
+  }
+  void Fixed(double v, int precision) {
+    char tmp[512];
+    auto r = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::fixed, precision);
+    buf_.append(tmp, r.ptr);
+  }
+  // ostream's default for doubles: %g with 6 significant digits.
+  void General(double v) {
+    char tmp[64];
+    auto r = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::general, 6);
+    buf_.append(tmp, r.ptr);
+  }
+  void Flush() {
+    if (buf_.empty()) return;
+    if (std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size())
+      throw UserError(std::string("cannot write the dump: ") + std::strerror(errno));
+    buf_.clear();
+  }
+
+ private:
+  static constexpr size_t kFlushAt = 1 << 20;
+  std::FILE* f_;
+  std::string buf_;
+};
+
+// The binary search of std::lower_bound, spelled out: the store need not be
+// sorted by start (links are stored when complete), and pj_dump's window
+// depends on exactly this probe sequence.
+size_t LowerBound(const std::vector<double>& starts, double value) {
+  size_t first = 0, len = starts.size();
+  while (len > 0) {
+    size_t half = len >> 1;
+    if (starts[first + half] < value) {
+      first += half + 1;
+      len -= half + 1;
+    } else {
+      len = half;
+    }
+  }
+  return first;
+}
+
+class Writer {
+ public:
+  Writer(const Trace& t, const DumpOptions& o, std::FILE* f) : t_(t), o_(o), out_(f) {}
+  void Run();
+
+ private:
+  void ContainerLine(const Container& c);
+  void Entities(const EntityStore& s, double start, double end);
+  void Sep() { out_.Str(", "); }
+  void Name(StringId id) { out_.Str(t_.Str(id)); }
+  void Extras(const EntityStore& s, size_t i) {
+    if (!o_.user_fields || s.extras.empty()) return;
+    s.extras.ForEach(i, [&](const ExtraField& f) { Sep(); Name(f.value); });
+  }
+
+  const Trace& t_;
+  const DumpOptions& o_;
+  Out out_;
+};
+
+void Writer::ContainerLine(const Container& c) {
+  out_.Str("Container, ");
+  Name(c.parent == kNone ? c.name : t_.container(c.parent).name);
+  Sep();
+  Name(t_.type(c.type).name);
+  Sep();
+  out_.General(c.start);
+  Sep();
+  out_.General(c.end);
+  Sep();
+  out_.General(c.end - c.start);
+  Sep();
+  Name(c.name);
+  if (o_.user_fields)
+    for (auto& f : c.extras) {
+      Sep();
+      Name(f.value);
+    }
+  out_.Str("\n");
+}
+
+void Writer::Entities(const EntityStore& s, double start, double end) {
+  // pj_dump's window over the store in its own order: from the entity before
+  // the first that starts at or after `start`, to the first that starts at
+  // or after `end`, included. Kept as is so that the lines are the same.
+  size_t low = LowerBound(s.start, start);
+  size_t up = LowerBound(s.start, end);
+  if (low != 0) --low;
+  if (up != s.size()) ++up;
+  if (low >= up) return;
+  const int p = o_.precision;
+  std::string_view container = t_.Str(t_.container(s.container).name);
+  std::string_view type = t_.Str(t_.type(s.type).name);
+  for (size_t i = low; i < up; ++i) {
+    switch (s.kind) {
+      case TypeKind::kState:
+        out_.Str("State, ");
+        break;
+      case TypeKind::kEvent:
+        out_.Str("Event, ");
+        break;
+      case TypeKind::kLink:
+        out_.Str("Link, ");
+        break;
+      case TypeKind::kVariable:
+        out_.Str("Variable, ");
+        break;
+      case TypeKind::kContainer:
+        return;
+    }
+    out_.Str(container);
+    Sep();
+    out_.Str(type);
+    Sep();
+    out_.Fixed(s.start[i], p);
+    if (s.kind != TypeKind::kEvent) {
+      Sep();
+      out_.Fixed(s.end[i], p);
+      Sep();
+      out_.Fixed(s.end[i] - s.start[i], p);
+    }
+    Sep();
+    switch (s.kind) {
+      case TypeKind::kState:
+        out_.Fixed(static_cast<double>(s.level[i]), p);
+        Sep();
+        Name(s.value[i]);
+        break;
+      case TypeKind::kEvent:
+        Name(s.value[i]);
+        break;
+      case TypeKind::kLink:
+        Name(s.value[i]);
+        Sep();
+        Name(s.peer_start[i] == kNone ? kEmptyString : t_.container(s.peer_start[i]).name);
+        Sep();
+        Name(s.peer_end[i] == kNone ? kEmptyString : t_.container(s.peer_end[i]).name);
+        Sep();
+        Name(s.key[i]);
+        break;
+      case TypeKind::kVariable:
+        out_.Fixed(s.number[i], p);
+        break;
+      case TypeKind::kContainer:
+        break;
+    }
+    Extras(s, i);
+    out_.Str("\n");
+  }
+}
+
+void Writer::Run() {
+  double start = o_.start == -1 ? t_.start_time() : o_.start;
+  double end = o_.end == -1 ? t_.end_time() : o_.end;
+  if (o_.header) {
+    bool has[5] = {};
+    for (auto& s : t_.stores())
+      if (s.size() > 0) has[static_cast<int>(s.kind)] = true;
+    out_.Str("Container, Parent, Type, Start, End, Duration, Name\n");
+    if (has[static_cast<int>(TypeKind::kLink)])
+      out_.Str("Link, Container, Type, Start, End, Duration, Value, StartContainer, EndContainer\n");
+    if (has[static_cast<int>(TypeKind::kState)])
+      out_.Str("State, Container, Type, Start, End, Duration, Imbrication, Value\n");
+    if (has[static_cast<int>(TypeKind::kEvent)]) out_.Str("Event, Container, Variable, Value, Start, Value\n");
+    if (has[static_cast<int>(TypeKind::kVariable)])
+      out_.Str("Variable, Container, Type, Start, End, Duration, Value\n");
+  }
+  // Depth first from the root; within a container, its types in definition order.
+  std::vector<ContainerId> todo{kRootContainer};
+  while (!todo.empty()) {
+    ContainerId id = todo.back();
+    todo.pop_back();
+    const Container& c = t_.container(id);
+    ContainerLine(c);
+    for (TypeId type : t_.type(c.type).children) {
+      if (t_.type(type).kind == TypeKind::kContainer) continue;
+      if (const EntityStore* s = t_.FindStore(id, type)) Entities(*s, start, end);
+    }
+    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it) todo.push_back(*it);
+  }
+  out_.Flush();
+}
+
+}  // namespace
+
+void WriteDump(const Trace& trace, const DumpOptions& options, std::FILE* out) {
+  Writer(trace, options, out).Run();
+}
+
+}  // namespace macroscope::paje

@@ -1,1 +1,395 @@
-namespace macroscope {}
+#include "formats/paje/simulator.h"
+
+#include <cmath>
+
+namespace macroscope::paje {
+
+namespace {
+
+std::string Quote(const Trace& trace, StringId id) { return "'" + std::string(trace.Str(id)) + "'"; }
+
+}  // namespace
+
+Simulator::Simulator(Trace& trace, SimulatorOptions options) : trace_(trace), options_(options) {
+  StringId zero = trace_.strings().Intern("0");
+  type_by_identifier_.assign(zero + 1, kNone);
+  type_by_identifier_[zero] = kRootType;
+  container_by_identifier_.assign(zero + 1, kNone);
+  container_by_identifier_[zero] = kRootContainer;
+  container_states_.resize(1);
+}
+
+TypeId Simulator::LookupType(StringId identifier) const {
+  return identifier < type_by_identifier_.size() ? type_by_identifier_[identifier] : kNone;
+}
+
+ContainerId Simulator::LookupContainer(StringId identifier, const char* role) const {
+  ContainerId c = identifier < container_by_identifier_.size() ? container_by_identifier_[identifier] : kNone;
+  if (c == kNone) throw SimulationError(std::string("unknown ") + role + " " + Quote(trace_, identifier));
+  return c;
+}
+
+static void Put(std::vector<uint32_t>& map, StringId key, uint32_t value) {
+  if (key >= map.size()) map.resize(key + 1 + map.size() / 2, kNone);
+  map[key] = value;
+}
+
+void Simulator::DefineContainerType(StringId parent_type, StringId name, StringId alias) {
+  DefineEntityType(TypeKind::kContainer, parent_type, name, alias, kEmptyString);
+}
+
+void Simulator::DefineEntityType(TypeKind kind, StringId parent_type, StringId name, StringId alias,
+                                 StringId color) {
+  TypeId parent = LookupType(parent_type);
+  if (parent == kNone) throw SimulationError("unknown container type " + Quote(trace_, parent_type));
+  if (trace_.type(parent).kind != TypeKind::kContainer)
+    throw SimulationError("type " + Quote(trace_, parent_type) + " is not a container type");
+  StringId identifier = alias != kEmptyString ? alias : name;
+  if (LookupType(identifier) != kNone)
+    throw SimulationError(std::string(TypeKindName(kind)) + " type " + Quote(trace_, identifier) +
+                          " is already defined");
+  TypeId id = trace_.AddType(parent, kind, name, alias);
+  trace_.type(id).color = color;
+  Put(type_by_identifier_, identifier, id);
+}
+
+void Simulator::DefineLinkType(StringId parent_type, StringId start_type, StringId end_type, StringId name,
+                               StringId alias) {
+  TypeId start = LookupType(start_type);
+  if (start == kNone) throw SimulationError("unknown start container type " + Quote(trace_, start_type));
+  TypeId end = LookupType(end_type);
+  if (end == kNone) throw SimulationError("unknown end container type " + Quote(trace_, end_type));
+  DefineEntityType(TypeKind::kLink, parent_type, name, alias, kEmptyString);
+  Type& t = trace_.type(static_cast<TypeId>(trace_.types().size() - 1));
+  t.start_type = start;
+  t.end_type = end;
+}
+
+void Simulator::DefineValue(StringId type_identifier, StringId name, StringId alias, StringId color) {
+  TypeId type = LookupType(type_identifier);
+  if (type == kNone) throw SimulationError("unknown type " + Quote(trace_, type_identifier));
+  TypeKind kind = trace_.type(type).kind;
+  if (kind == TypeKind::kContainer || kind == TypeKind::kVariable)
+    throw SimulationError("values cannot be defined for " + std::string(TypeKindName(kind)) + " type " +
+                          Quote(trace_, type_identifier));
+  auto key = [type](StringId s) { return (uint64_t{type} << 32) | s; };
+  if (alias != kEmptyString && value_names_.count(key(alias)))
+    throw SimulationError("value " + Quote(trace_, alias) + " is already defined for type " +
+                          Quote(trace_, type_identifier));
+  if (value_names_.count(key(name)))
+    throw SimulationError("value " + Quote(trace_, name) + " is already defined for type " +
+                          Quote(trace_, type_identifier));
+  trace_.AddValue(type, name, alias, color);
+  value_names_[key(name)] = name;
+  if (alias != kEmptyString) value_names_[key(alias)] = name;
+}
+
+StringId Simulator::ResolveValue(TypeId type, StringId value) const {
+  if (value_names_.empty()) return value;
+  auto it = value_names_.find((uint64_t{type} << 32) | value);
+  return it == value_names_.end() ? value : it->second;
+}
+
+void Simulator::CreateContainer(double time, StringId type_identifier, StringId parent_identifier,
+                                StringId name, StringId alias, Extras extras) {
+  TypeId type = LookupType(type_identifier);
+  if (type == kNone) throw SimulationError("unknown container type " + Quote(trace_, type_identifier));
+  if (trace_.type(type).kind != TypeKind::kContainer)
+    throw SimulationError("type " + Quote(trace_, type_identifier) + " is not a container type");
+  ContainerId parent = LookupContainer(parent_identifier);
+  if (trace_.type(type).parent != trace_.container(parent).type)
+    throw SimulationError("container type " + Quote(trace_, type_identifier) +
+                          " is not a child type of the type of container " + Quote(trace_, parent_identifier));
+  StringId identifier = alias != kEmptyString ? alias : name;
+  if (identifier < container_by_identifier_.size() && container_by_identifier_[identifier] != kNone)
+    throw SimulationError("container " + Quote(trace_, identifier) + " already exists");
+  ContainerId id = trace_.AddContainer(parent, type, name, alias, time);
+  trace_.container(id).extras.assign(extras.begin(), extras.end());
+  Put(container_by_identifier_, identifier, id);
+  container_states_.emplace_back();
+}
+
+TypeId Simulator::EntityType(StringId type_identifier, ContainerId container, TypeKind kind) const {
+  TypeId type = LookupType(type_identifier);
+  if (type == kNone) throw SimulationError("unknown type " + Quote(trace_, type_identifier));
+  const Type& t = trace_.type(type);
+  if (t.kind != kind)
+    throw SimulationError("type " + Quote(trace_, type_identifier) + " is not a " +
+                          std::string(TypeKindName(kind)) + " type");
+  if (t.parent != trace_.container(container).type)
+    throw SimulationError("type " + Quote(trace_, type_identifier) + " is not a child type of the type of container " +
+                          Quote(trace_, trace_.container(container).name));
+  return type;
+}
+
+uint32_t Simulator::StoreIndex(ContainerId container, TypeId type) {
+  for (auto& [t, index] : trace_.container(container).stores)
+    if (t == type) return index;
+  trace_.Store(container, type);
+  stacks_.emplace_back();
+  return static_cast<uint32_t>(trace_.stores().size() - 1);
+}
+
+void Simulator::CheckTimeOrder(const EntityStore& s, double time) const {
+  if (s.size() == 0) return;
+  size_t last = s.size() - 1;
+  double end = s.end.empty() ? kOpen : s.end[last];
+  if (s.start[last] > time || (end != kOpen && end > time))
+    throw SimulationError("time goes backwards for type " + Quote(trace_, trace_.type(s.type).name) +
+                          " in container " + Quote(trace_, trace_.container(s.container).name) +
+                          " (pj_dump: trace is not time-ordered)");
+}
+
+void Simulator::NewEvent(double time, StringId type_identifier, StringId container_identifier, StringId value,
+                         Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  TypeId type = EntityType(type_identifier, c, TypeKind::kEvent);
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  CheckTimeOrder(s, time);
+  s.start.push_back(time);
+  s.value.push_back(ResolveValue(type, value));
+  if (!extras.empty()) s.extras.SetStart(s.size() - 1, s.extras.AddList(extras));
+}
+
+uint32_t Simulator::OpenState(uint32_t si, double time, StringId value, uint16_t level, uint32_t extras) {
+  EntityStore& s = trace_.store(si);
+  s.start.push_back(time);
+  s.end.push_back(kOpen);
+  s.value.push_back(value);
+  s.level.push_back(level);
+  auto index = static_cast<uint32_t>(s.size() - 1);
+  if (extras != 0) s.extras.SetStart(index, extras);
+  stacks_[si].push_back(index);
+  return index;
+}
+
+void Simulator::SetState(double time, StringId type_identifier, StringId container_identifier, StringId value,
+                         Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  CheckTimeOrder(s, time);
+  // States ended by a set keep only their own fields (as in pj_dump).
+  for (uint32_t i : stacks_[si]) s.end[i] = time;
+  stacks_[si].clear();
+  OpenState(si, time, ResolveValue(type, value), 0, s.extras.AddList(extras));
+}
+
+void Simulator::ResetState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  CheckTimeOrder(s, time);
+  (void)extras;  // like a set, a reset gives no fields to the states it ends
+  for (uint32_t i : stacks_[si]) s.end[i] = time;
+  stacks_[si].clear();
+}
+
+void Simulator::PushState(double time, StringId type_identifier, StringId container_identifier, StringId value,
+                          Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  CheckTimeOrder(s, time);
+  uint32_t list = s.extras.AddList(extras);
+  auto& stack = stacks_[si];
+  uint16_t level = 0;
+  if (!stack.empty()) {
+    uint32_t top = stack.back();
+    level = static_cast<uint16_t>(s.level[top] + 1);
+    if (options_.no_imbrication) {  // the state below is interrupted, not nested
+      s.end[top] = time;
+      if (list != 0) s.extras.SetEnd(top, list);
+    }
+  }
+  OpenState(si, time, ResolveValue(type, value), level, list);
+}
+
+void Simulator::PopState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  CheckTimeOrder(s, time);
+  auto& stack = stacks_[si];
+  if (stack.empty())
+    throw SimulationError("pop of state type " + Quote(trace_, trace_.type(type).name) + " in container " +
+                          Quote(trace_, trace_.container(c).name) + " whose stack is empty");
+  uint32_t list = s.extras.AddList(extras);
+  uint32_t top = stack.back();
+  s.end[top] = time;
+  if (list != 0) s.extras.SetEnd(top, list);
+  stack.pop_back();
+  if (options_.no_imbrication && !stack.empty()) {  // the interrupted state resumes
+    uint32_t below = stack.back();
+    stack.pop_back();
+    OpenState(si, time, s.value[below], s.level[below], list);
+  }
+}
+
+void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identifier,
+                               StringId container_identifier, double value, Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  TypeId type = EntityType(type_identifier, c, TypeKind::kVariable);
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  if (op == VariableOp::kSub && s.size() == 0)
+    throw SimulationError("subtraction from variable " + Quote(trace_, trace_.type(type).name) +
+                          " in container " + Quote(trace_, trace_.container(c).name) + " that has no value yet");
+  double previous = 0;
+  uint32_t list = s.extras.AddList(extras);
+  if (s.size() > 0) {
+    CheckTimeOrder(s, time);
+    size_t last = s.size() - 1;
+    if (s.start[last] == time) {  // same instant: the last value changes in place
+      s.number[last] = op == VariableOp::kSet ? value
+                     : op == VariableOp::kAdd ? s.number[last] + value
+                                              : s.number[last] - value;
+      return;
+    }
+    s.end[last] = time;  // the next value's fields stay with the next value
+    previous = s.number[last];
+  }
+  s.start.push_back(time);
+  s.end.push_back(kOpen);
+  s.number.push_back(op == VariableOp::kSet ? value : op == VariableOp::kAdd ? previous + value : previous - value);
+  if (list != 0) s.extras.SetStart(s.size() - 1, list);
+}
+
+void Simulator::FinishLink(uint32_t si, const PendingLink& link, StringId key) {
+  EntityStore& s = trace_.store(si);
+  s.start.push_back(link.start);
+  s.end.push_back(link.end);
+  s.value.push_back(link.value);
+  s.key.push_back(key);
+  s.peer_start.push_back(link.start_container);
+  s.peer_end.push_back(link.end_container);
+  if (link.first_extras != 0) s.extras.SetStart(s.size() - 1, link.first_extras);
+  if (link.second_extras != 0) s.extras.SetEnd(s.size() - 1, link.second_extras);
+}
+
+void Simulator::StartLink(double time, StringId type_identifier, StringId container_identifier,
+                          StringId start_identifier, StringId value, StringId key, Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  ContainerId start = LookupContainer(start_identifier, "start container");
+  TypeId type = EntityType(type_identifier, c, TypeKind::kLink);
+  if (trace_.type(type).start_type != trace_.container(start).type)
+    throw SimulationError("container " + Quote(trace_, start_identifier) +
+                          " is not of the start container type of link type " + Quote(trace_, type_identifier));
+  value = ResolveValue(type, value);
+  ContainerState& cs = container_states_[c];
+  if (cs.used_keys.count(key))
+    throw SimulationError("link key " + Quote(trace_, key) + " was already used in container " +
+                          Quote(trace_, trace_.container(c).name));
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  auto it = cs.pending_links.find(key);
+  if (it == cs.pending_links.end()) {
+    PendingLink link{type, time, kOpen, value, start, kNone, s.extras.AddList(extras), 0};
+    cs.pending_links.emplace(key, link);
+    return;
+  }
+  PendingLink link = it->second;
+  link.start = time;
+  link.start_container = start;
+  link.second_extras = s.extras.AddList(extras);
+  if (link.value != value)
+    throw SimulationError("PajeStartLink with value " + Quote(trace_, value) + " but its PajeEndLink (key " +
+                          Quote(trace_, key) + ") had " + Quote(trace_, link.value));
+  CheckTimeOrder(s, link.start);
+  FinishLink(si, link, key);
+  cs.pending_links.erase(it);
+  cs.used_keys.insert(key);
+}
+
+void Simulator::EndLink(double time, StringId type_identifier, StringId container_identifier,
+                        StringId end_identifier, StringId value, StringId key, Extras extras) {
+  ContainerId c = LookupContainer(container_identifier);
+  ContainerId end = LookupContainer(end_identifier, "end container");
+  TypeId type = EntityType(type_identifier, c, TypeKind::kLink);
+  if (trace_.type(type).end_type != trace_.container(end).type)
+    throw SimulationError("container " + Quote(trace_, end_identifier) +
+                          " is not of the end container type of link type " + Quote(trace_, type_identifier));
+  value = ResolveValue(type, value);
+  ContainerState& cs = container_states_[c];
+  if (cs.used_keys.count(key))
+    throw SimulationError("link key " + Quote(trace_, key) + " was already used in container " +
+                          Quote(trace_, trace_.container(c).name));
+  uint32_t si = StoreIndex(c, type);
+  EntityStore& s = trace_.store(si);
+  auto it = cs.pending_links.find(key);
+  if (it == cs.pending_links.end()) {
+    PendingLink link{type, kOpen, time, value, kNone, end, s.extras.AddList(extras), 0};
+    cs.pending_links.emplace(key, link);
+    return;
+  }
+  PendingLink link = it->second;
+  link.end = time;
+  link.end_container = end;
+  link.second_extras = s.extras.AddList(extras);
+  if (link.value != value)
+    throw SimulationError("PajeEndLink with value " + Quote(trace_, value) + " but its PajeStartLink (key " +
+                          Quote(trace_, key) + ") had " + Quote(trace_, link.value));
+  CheckTimeOrder(s, link.end);
+  FinishLink(si, link, key);
+  cs.pending_links.erase(it);
+  cs.used_keys.insert(key);
+}
+
+void Simulator::DestroyContainer(double time, StringId type_identifier, StringId name) {
+  TypeId type = LookupType(type_identifier);
+  if (type == kNone) throw SimulationError("unknown container type " + Quote(trace_, type_identifier));
+  ContainerId c = LookupContainer(name);
+  if (trace_.container(c).type != type)
+    throw SimulationError("container " + Quote(trace_, name) + " is not of type " + Quote(trace_, type_identifier));
+  if (trace_.container(c).destroyed)
+    throw SimulationError("container " + Quote(trace_, name) + " is already destroyed");
+  DestroyTree(c, time);
+}
+
+void Simulator::DestroyTree(ContainerId root, double time) {
+  // Parents before children, skipping those already destroyed (pj_dump's order).
+  std::vector<ContainerId> todo{root};
+  while (!todo.empty()) {
+    ContainerId c = todo.back();
+    todo.pop_back();
+    if (!trace_.container(c).destroyed) Destroy(c, time);
+    for (ContainerId child : trace_.container(c).children) todo.push_back(child);
+  }
+}
+
+void Simulator::Destroy(ContainerId c, double time) {
+  Container& container = trace_.container(c);
+  container.destroyed = true;
+  container.end = time;
+  for (auto& [type, si] : container.stores) {
+    EntityStore& s = trace_.store(si);
+    if (s.size() > 0 && !s.end.empty() && s.end.back() == kOpen) s.end.back() = time;
+  }
+  ContainerState& cs = container_states_[c];
+  if (!cs.pending_links.empty()) {
+    if (!options_.ignore_incomplete_links) {
+      const auto& [key, link] = *cs.pending_links.begin();
+      throw SimulationError(std::to_string(cs.pending_links.size()) + " incomplete link(s) at the end of container " +
+                            Quote(trace_, container.name) + ", e.g. key " + Quote(trace_, key) + " of type " +
+                            Quote(trace_, trace_.type(link.type).name));
+    }
+    cs.pending_links.clear();
+  }
+  for (auto& [type, si] : trace_.container(c).stores) {
+    EntityStore& s = trace_.store(si);
+    for (uint32_t i : stacks_[si]) s.end[i] = time;
+    stacks_[si].clear();
+  }
+}
+
+void Simulator::Finish(double last_time) {
+  DestroyTree(kRootContainer, last_time);
+  trace_.SetTimeSpan(0, last_time);
+}
+
+}  // namespace macroscope::paje

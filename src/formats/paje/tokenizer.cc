@@ -1,1 +1,47 @@
-namespace macroscope {}
+#include "formats/paje/tokenizer.h"
+
+#include <cstring>
+
+namespace macroscope::paje {
+
+namespace {
+inline bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+}  // namespace
+
+bool Tokenizer::Next(std::vector<std::string_view>& words, uint64_t& line) {
+  while (p_ < end_) {
+    words.clear();
+    ++line_;
+    const char* p = p_;
+    while (p < end_ && *p != '\n') {
+      char c = *p;
+      if (IsBlank(c)) {
+        ++p;
+        continue;
+      }
+      if (c == '#') {  // comment: skip to the end of the line
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', end_ - p));
+        p = nl ? nl : end_;
+        break;
+      }
+      if (c == '"') {
+        const char* start = ++p;
+        while (p < end_ && *p != '"' && *p != '\n') ++p;
+        words.emplace_back(start, p - start);
+        if (p < end_ && *p == '"') ++p;
+        continue;
+      }
+      const char* start = p;
+      while (p < end_ && !IsBlank(*p) && *p != '\n' && *p != '#') ++p;
+      words.emplace_back(start, p - start);
+    }
+    p_ = p < end_ ? p + 1 : end_;
+    if (!words.empty()) {
+      line = line_;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace macroscope::paje

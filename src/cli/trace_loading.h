@@ -1,0 +1,26 @@
+// Opening a trace for a command: the one place that knows which reader
+// to call, so every command accepts the same inputs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "formats/paje/reader.h"
+#include "model/trace.h"
+
+namespace macroscope::cli {
+
+struct LoadedTrace {
+  Trace trace;
+  paje::ReadStats stats;
+  double seconds = 0;  // wall time of reading and simulating
+};
+
+// Adds the reader options every trace-reading command shares.
+void AddReadOptions(CLI::App& command, paje::ReadOptions& options);
+
+// Throws UserError naming the file for unreadable or invalid input.
+void LoadTrace(const std::vector<std::string>& files, const paje::ReadOptions& options, LoadedTrace& out);
+
+}  // namespace macroscope::cli

@@ -1,0 +1,34 @@
+// Reads Pajé trace files into the trace model.
+//
+// Files are memory-mapped and read in order as one stream (definitions of
+// one file hold for the next); a PajeTraceFile event queues the named file
+// (relative to the file that names it) to be read after the current one,
+// once. Bad input throws UserError "file:line: message".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/paje/simulator.h"
+#include "model/trace.h"
+
+namespace macroscope::paje {
+
+struct ReadOptions {
+  bool no_strict = false;  // accept old field names (pj_dump -n)
+  SimulatorOptions simulator;
+};
+
+struct ReadStats {
+  uint64_t lines = 0;
+  uint64_t events = 0;
+  uint64_t bytes = 0;
+};
+
+// Reads `files` ("-" is standard input) into `trace`, simulated and indexed.
+ReadStats ReadPaje(const std::vector<std::string>& files, const ReadOptions& options, Trace& trace);
+
+// True when `head` (the first bytes of a file) looks like a Pajé trace.
+bool LooksLikePaje(std::string_view head);
+
+}  // namespace macroscope::paje

@@ -1,0 +1,107 @@
+// The Pajé simulator: turns the format's events into the trace model with
+// exactly the semantics of pj_dump 1.3.6. It is the one place that owns
+// state stacks, link matching and variable arithmetic, so every reader
+// (Pajé text today; OTF2 enter/leave, CTF syscalls, Chrome B/E later) goes
+// through it.
+//
+// Names: types and containers are referred to by their identifier, the
+// alias when they have one, else the name. Entity values may be given by
+// a declared value's alias or name and are stored as its name.
+//
+// Errors: every call throws SimulationError (a message without position)
+// for input that pj_dump refuses; the reader adds file and line.
+#pragma once
+
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace macroscope::paje {
+
+class SimulationError : public std::runtime_error {
+ public:
+  explicit SimulationError(const std::string& message) : std::runtime_error(message) {}
+};
+
+struct SimulatorOptions {
+  bool no_imbrication = false;           // pj_dump -i: push/pop interrupt instead of nesting
+  bool ignore_incomplete_links = false;  // pj_dump -z
+};
+
+using Extras = std::span<const ExtraField>;
+
+class Simulator {
+ public:
+  Simulator(Trace& trace, SimulatorOptions options);
+
+  void DefineContainerType(StringId parent_type, StringId name, StringId alias);
+  void DefineEntityType(TypeKind kind, StringId parent_type, StringId name, StringId alias, StringId color);
+  void DefineLinkType(StringId parent_type, StringId start_type, StringId end_type, StringId name,
+                      StringId alias);
+  void DefineValue(StringId type, StringId name, StringId alias, StringId color);
+
+  void CreateContainer(double time, StringId type, StringId parent, StringId name, StringId alias,
+                       Extras extras);
+  void DestroyContainer(double time, StringId type, StringId name);
+  void NewEvent(double time, StringId type, StringId container, StringId value, Extras extras);
+  void SetState(double time, StringId type, StringId container, StringId value, Extras extras);
+  void PushState(double time, StringId type, StringId container, StringId value, Extras extras);
+  void PopState(double time, StringId type, StringId container, Extras extras);
+  void ResetState(double time, StringId type, StringId container, Extras extras);
+  enum class VariableOp { kSet, kAdd, kSub };
+  void ChangeVariable(VariableOp op, double time, StringId type, StringId container, double value,
+                      Extras extras);
+  void StartLink(double time, StringId type, StringId container, StringId start_container,
+                 StringId value, StringId key, Extras extras);
+  void EndLink(double time, StringId type, StringId container, StringId end_container, StringId value,
+               StringId key, Extras extras);
+
+  // The end of the trace at `last_time` (the time of the last timed event):
+  // destroys every container still alive, closing what is open. Destroying
+  // a container destroys its living descendants at the same time.
+  void Finish(double last_time);
+
+ private:
+  static constexpr double kOpen = -1;  // end time of an entity still open (pj_dump's marker)
+
+  struct PendingLink {
+    TypeId type;
+    double start = kOpen, end = kOpen;
+    StringId value;
+    ContainerId start_container = kNone, end_container = kNone;
+    // User fields of the first and of the second of its two events, in the
+    // order they came (the end may come first).
+    uint32_t first_extras = 0, second_extras = 0;
+  };
+  struct ContainerState {
+    std::unordered_map<StringId, PendingLink> pending_links;
+    std::unordered_set<StringId> used_keys;  // pj_dump refuses to reuse a link key
+  };
+
+  TypeId LookupType(StringId identifier) const;
+  ContainerId LookupContainer(StringId identifier, const char* role = "container") const;
+  // The entity type `type` of kind `kind`, checked to be a child of the container's type.
+  TypeId EntityType(StringId type, ContainerId container, TypeKind kind) const;
+  uint32_t StoreIndex(ContainerId container, TypeId type);
+  StringId ResolveValue(TypeId type, StringId value) const;
+  void CheckTimeOrder(const EntityStore& store, double time) const;
+  uint32_t OpenState(uint32_t store, double time, StringId value, uint16_t level, uint32_t extras);
+  void Destroy(ContainerId container, double time);
+  void DestroyTree(ContainerId container, double time);
+  void FinishLink(uint32_t store, const PendingLink& link, StringId key);
+
+  Trace& trace_;
+  SimulatorOptions options_;
+  std::vector<TypeId> type_by_identifier_;         // indexed by StringId
+  std::vector<ContainerId> container_by_identifier_;
+  std::unordered_map<uint64_t, StringId> value_names_;  // (type << 32 | alias or name) -> name
+  std::vector<std::vector<uint32_t>> stacks_;        // per store: open states, bottom first
+  std::vector<ContainerState> container_states_;
+};
+
+}  // namespace macroscope::paje
