@@ -16,6 +16,7 @@ CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
 endif
 
 .PHONY: all deps build test run bench fuzz clean
+SHELL := /bin/bash
 
 all: build
 
@@ -36,8 +37,20 @@ $(BUILD)/build.ninja: CMakeLists.txt
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build
+test: build fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The reader under libFuzzer with address and undefined-behaviour sanitizers,
+# for a bounded time, from the seed corpus (copied: the fuzzer adds to it).
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DMACROSCOPE_FUZZ=ON -DMACROSCOPE_SANITIZE=ON > /dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target paje_reader_fuzzer
+	rm -rf $(FUZZ_BUILD)/corpus && mkdir -p $(FUZZ_BUILD)/corpus && cp fuzz/corpus/* $(FUZZ_BUILD)/corpus/
+	set -o pipefail; $(FUZZ_BUILD)/fuzz/paje_reader_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=8192 -print_final_stats=1 $(FUZZ_BUILD)/corpus 2>&1 | tail -15
 
 run: build
 	$(BUILD)/macroscope info examples/pipeline.trace

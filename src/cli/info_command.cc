@@ -1,9 +1,106 @@
+// `macroscope info`: what a trace holds — time span, containers per type,
+// entities per kind and type, declared values — as text or JSON.
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "cli/trace_loading.h"
 
 namespace macroscope::cli {
 
+namespace {
+
+nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<std::string>& files) {
+  const Trace& t = loaded.trace;
+  nlohmann::json j;
+  j["files"] = files;
+  j["bytes"] = loaded.stats.bytes;
+  j["events"] = loaded.stats.events;
+  j["start"] = t.start_time();
+  j["end"] = t.end_time();
+  // Containers per container type, entities per entity type.
+  std::map<TypeId, size_t> containers_of;
+  for (size_t c = 1; c < t.containers().size(); ++c) containers_of[t.container(static_cast<ContainerId>(c)).type]++;
+  std::map<TypeId, size_t> entities_of;
+  for (auto& s : t.stores()) entities_of[s.type] += s.size();
+  std::map<TypeId, size_t> values_of;
+  for (auto& v : t.values()) values_of[v.type]++;
+  nlohmann::json types = nlohmann::json::array();
+  for (size_t id = 1; id < t.types().size(); ++id) {
+    const Type& ty = t.type(static_cast<TypeId>(id));
+    nlohmann::json e;
+    e["name"] = t.Str(ty.name);
+    e["alias"] = t.Str(ty.alias);
+    e["kind"] = TypeKindName(ty.kind);
+    e["parent"] = t.Str(t.type(ty.parent).name);
+    if (ty.kind == TypeKind::kContainer) {
+      e["containers"] = containers_of[static_cast<TypeId>(id)];
+    } else {
+      e["entities"] = entities_of[static_cast<TypeId>(id)];
+      if (ty.kind != TypeKind::kVariable) e["declared_values"] = values_of[static_cast<TypeId>(id)];
+    }
+    types.push_back(std::move(e));
+  }
+  j["types"] = std::move(types);
+  nlohmann::json kinds;
+  for (TypeKind k : {TypeKind::kState, TypeKind::kEvent, TypeKind::kLink, TypeKind::kVariable})
+    kinds[std::string(TypeKindName(k))] = t.CountEntities(k);
+  kinds["container"] = t.containers().size() - 1;
+  j["totals"] = std::move(kinds);
+  nlohmann::json values = nlohmann::json::array();
+  for (auto& v : t.values())
+    values.push_back({{"type", t.Str(t.type(v.type).name)}, {"name", t.Str(v.name)}, {"alias", t.Str(v.alias)},
+                      {"color", t.Str(v.color)}});
+  j["values"] = std::move(values);
+  return j;
+}
+
+void PrintText(const nlohmann::json& j) {
+  std::printf("files:      %s\n", j["files"].dump().c_str());
+  std::printf("size:       %llu bytes, %llu events\n", j["bytes"].get<unsigned long long>(),
+              j["events"].get<unsigned long long>());
+  std::printf("time span:  %g .. %g (%g)\n", j["start"].get<double>(), j["end"].get<double>(),
+              j["end"].get<double>() - j["start"].get<double>());
+  std::printf("totals:    ");
+  for (auto& [k, v] : j["totals"].items()) std::printf(" %s %llu", k.c_str(), v.get<unsigned long long>());
+  std::printf("\n\n%-10s %-28s %-20s %12s\n", "kind", "type", "parent type", "count");
+  for (auto& e : j["types"]) {
+    auto count = e.contains("containers") ? e["containers"] : e["entities"];
+    std::printf("%-10s %-28s %-20s %12llu\n", e["kind"].get<std::string>().c_str(),
+                e["name"].get<std::string>().c_str(), e["parent"].get<std::string>().c_str(),
+                count.get<unsigned long long>());
+  }
+  if (!j["values"].empty()) {
+    std::printf("\n%-28s %-28s %s\n", "type", "value", "alias");
+    for (auto& v : j["values"])
+      std::printf("%-28s %-28s %s\n", v["type"].get<std::string>().c_str(), v["name"].get<std::string>().c_str(),
+                  v["alias"].get<std::string>().c_str());
+  }
+}
+
+}  // namespace
+
 void RegisterInfoCommand(CLI::App& app) {
-  app.add_subcommand("info", "(not yet available)");
+  struct Args {
+    std::vector<std::string> files;
+    paje::ReadOptions read;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("info", "Time span, types, containers, entities and values of a trace");
+  cmd->add_option("files", args->files, "Trace files, read in order as one trace")->required();
+  cmd->add_flag("--json", args->json, "Print JSON (shape documented in docs/info.md)");
+  AddReadOptions(*cmd, args->read);
+  cmd->callback([args] {
+    LoadedTrace loaded;
+    LoadTrace(args->files, args->read, loaded);
+    nlohmann::json j = Describe(loaded, args->files);
+    if (args->json) std::cout << j.dump(2) << "\n";
+    else PrintText(j);
+  });
 }
 
 }  // namespace macroscope::cli

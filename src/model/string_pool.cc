@@ -8,9 +8,8 @@ namespace {
 constexpr size_t kBlockSize = 1 << 20;
 }
 
-size_t StringPool::Hash::operator()(std::string_view s) const noexcept {
-  // FNV-1a over 8-byte words: names in traces are short, and this beats
-  // std::hash's murmur on them.
+uint64_t StringPool::Hash(std::string_view s) noexcept {
+  // FNV-1a over 8-byte words: names in traces are short.
   uint64_t h = 0xcbf29ce484222325ULL;
   size_t i = 0;
   for (; i + 8 <= s.size(); i += 8) {
@@ -20,22 +19,46 @@ size_t StringPool::Hash::operator()(std::string_view s) const noexcept {
     h ^= h >> 29;
   }
   for (; i < s.size(); ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ULL;
-  return static_cast<size_t>(h ^ (h >> 32));
+  return h ^ (h >> 32);
 }
 
 StringPool::StringPool() {
+  slots_.resize(1024);
   views_.emplace_back();
-  ids_.emplace(std::string_view(), kEmptyString);
+  uint64_t h = Hash({});
+  slots_[Probe({}, h)] = {1, static_cast<uint32_t>(h)};
+}
+
+size_t StringPool::Probe(std::string_view text, uint64_t hash) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (s.id_plus_one == 0) return i;
+    if (s.hash == static_cast<uint32_t>(hash) && views_[s.id_plus_one - 1] == text) return i;
+  }
+}
+
+void StringPool::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.size() * 2, Slot{});
+  size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.id_plus_one == 0) continue;
+    size_t i = Hash(views_[s.id_plus_one - 1]) & mask;
+    while (slots_[i].id_plus_one != 0) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
 }
 
 StringId StringPool::Find(std::string_view text) const {
-  auto it = ids_.find(text);
-  return it == ids_.end() ? kNoId : it->second;
+  const Slot& s = slots_[Probe(text, Hash(text))];
+  return s.id_plus_one == 0 ? kNoId : s.id_plus_one - 1;
 }
 
 StringId StringPool::Intern(std::string_view text) {
-  auto it = ids_.find(text);
-  if (it != ids_.end()) return it->second;
+  uint64_t hash = Hash(text);
+  size_t slot = Probe(text, hash);
+  if (slots_[slot].id_plus_one != 0) return slots_[slot].id_plus_one - 1;
   if (block_used_ + text.size() > block_size_) {
     block_size_ = std::max(kBlockSize, text.size());
     blocks_.push_back(std::make_unique<char[]>(block_size_));
@@ -44,10 +67,10 @@ StringId StringPool::Intern(std::string_view text) {
   char* dest = blocks_.back().get() + block_used_;
   if (!text.empty()) std::memcpy(dest, text.data(), text.size());
   block_used_ += text.size();
-  std::string_view stored(dest, text.size());
   auto id = static_cast<StringId>(views_.size());
-  views_.push_back(stored);
-  ids_.emplace(stored, id);
+  views_.emplace_back(dest, text.size());
+  slots_[slot] = {id + 1, static_cast<uint32_t>(hash)};
+  if (views_.size() * 2 > slots_.size()) Grow();
   return id;
 }
 

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace macroscope {
@@ -26,15 +25,21 @@ class StringPool {
   size_t size() const { return views_.size(); }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept;
+  static uint64_t Hash(std::string_view s) noexcept;
+  // Open addressing, linear probing, at most half full. A slot holds the
+  // id + 1 (0 = empty) and 32 bits of the hash to skip most comparisons.
+  struct Slot {
+    uint32_t id_plus_one = 0;
+    uint32_t hash = 0;
   };
+  size_t Probe(std::string_view text, uint64_t hash) const;
+  void Grow();
+
   std::vector<std::unique_ptr<char[]>> blocks_;  // stable storage for the bytes
   size_t block_used_ = 0;
   size_t block_size_ = 0;
   std::vector<std::string_view> views_;
-  std::unordered_map<std::string_view, StringId, Hash, std::equal_to<>> ids_;
+  std::vector<Slot> slots_;
 };
 
 }  // namespace macroscope

@@ -68,6 +68,45 @@ class Writer {
   void Run();
 
  private:
+  void Header(double start, double end);
+  std::pair<size_t, size_t> Window(const EntityStore& s, double start, double end) const;
+  // pj_dump's walk, so that "first of its kind" means the same thing: a
+  // stack of containers; a container's entity types and child containers
+  // in identifier order, its children pushed in that order (popped reversed).
+  template <class OnContainer, class OnStore>
+  void ForEachContainer(OnContainer on_container, OnStore on_store) const {
+    auto identifier = [&](StringId alias, StringId name) { return t_.Str(alias != kEmptyString ? alias : name); };
+    std::vector<ContainerId> todo{kRootContainer};
+    while (!todo.empty()) {
+      ContainerId id = todo.back();
+      todo.pop_back();
+      const Container& c = t_.container(id);
+      on_container(c);
+      std::vector<TypeId> types = t_.type(c.type).children;
+      std::sort(types.begin(), types.end(), [&](TypeId a, TypeId b) {
+        return identifier(t_.type(a).alias, t_.type(a).name) < identifier(t_.type(b).alias, t_.type(b).name);
+      });
+      for (TypeId type : types) {
+        if (t_.type(type).kind != TypeKind::kContainer) {
+          if (const EntityStore* s = t_.FindStore(id, type)) on_store(*s);
+          continue;
+        }
+        std::vector<ContainerId> kids;
+        for (ContainerId k : c.children)
+          if (t_.container(k).type == type) kids.push_back(k);
+        std::sort(kids.begin(), kids.end(), [&](ContainerId a, ContainerId b) {
+          const Container& x = t_.container(a);
+          const Container& y = t_.container(b);
+          return identifier(x.alias, x.name) < identifier(y.alias, y.name);
+        });
+        todo.insert(todo.end(), kids.begin(), kids.end());
+      }
+    }
+  }
+  template <class OnStore>
+  void ForEachStore(OnStore on_store) const {
+    ForEachContainer([](const Container&) {}, on_store);
+  }
   void ContainerLine(const Container& c);
   void Entities(const EntityStore& s, double start, double end);
   void Sep() { out_.Str(", "); }
@@ -104,14 +143,7 @@ void Writer::ContainerLine(const Container& c) {
 }
 
 void Writer::Entities(const EntityStore& s, double start, double end) {
-  // pj_dump's window over the store in its own order: from the entity before
-  // the first that starts at or after `start`, to the first that starts at
-  // or after `end`, included. Kept as is so that the lines are the same.
-  size_t low = LowerBound(s.start, start);
-  size_t up = LowerBound(s.start, end);
-  if (low != 0) --low;
-  if (up != s.size()) ++up;
-  if (low >= up) return;
+  auto [low, up] = Window(s, start, end);
   const int p = o_.precision;
   std::string_view container = t_.Str(t_.container(s.container).name);
   std::string_view type = t_.Str(t_.type(s.type).name);
@@ -173,35 +205,51 @@ void Writer::Entities(const EntityStore& s, double start, double end) {
   }
 }
 
+// Column names, one line per kind present. With user fields, pj_dump names
+// them after those of the first entity of the kind it prints.
+void Writer::Header(double start, double end) {
+  constexpr int kKinds = 5;
+  bool has[kKinds] = {};
+  std::string extra[kKinds];
+  ForEachStore([&](const EntityStore& s) {
+    int k = static_cast<int>(s.kind);
+    if (s.size() == 0 || has[k]) return;
+    has[k] = true;
+    if (!o_.user_fields) return;
+    auto [low, up] = Window(s, start, end);
+    if (low < up) s.extras.ForEach(low, [&](const ExtraField& f) { extra[k] += ", " + std::string(t_.Str(f.name)); });
+  });
+  out_.Str("Container, Parent, Type, Start, End, Duration, Name\n");
+  auto line = [&](TypeKind kind, const char* columns) {
+    int k = static_cast<int>(kind);
+    if (!has[k]) return;
+    out_.Str(columns);
+    out_.Str(extra[k]);
+    out_.Str("\n");
+  };
+  line(TypeKind::kLink, "Link, Container, Type, Start, End, Duration, Value, StartContainer, EndContainer");
+  line(TypeKind::kState, "State, Container, Type, Start, End, Duration, Imbrication, Value");
+  line(TypeKind::kEvent, "Event, Container, Variable, Value, Start, Value");
+  line(TypeKind::kVariable, "Variable, Container, Type, Start, End, Duration, Value");
+}
+
+std::pair<size_t, size_t> Writer::Window(const EntityStore& s, double start, double end) const {
+  // pj_dump's window over the store in its own order: from the entity before
+  // the first that starts at or after `start`, to the first that starts at
+  // or after `end`, included. Kept as is so that the lines are the same.
+  size_t low = LowerBound(s.start, start);
+  size_t up = LowerBound(s.start, end);
+  if (low != 0) --low;
+  if (up != s.size()) ++up;
+  return {low, up};
+}
+
 void Writer::Run() {
   double start = o_.start == -1 ? t_.start_time() : o_.start;
   double end = o_.end == -1 ? t_.end_time() : o_.end;
-  if (o_.header) {
-    bool has[5] = {};
-    for (auto& s : t_.stores())
-      if (s.size() > 0) has[static_cast<int>(s.kind)] = true;
-    out_.Str("Container, Parent, Type, Start, End, Duration, Name\n");
-    if (has[static_cast<int>(TypeKind::kLink)])
-      out_.Str("Link, Container, Type, Start, End, Duration, Value, StartContainer, EndContainer\n");
-    if (has[static_cast<int>(TypeKind::kState)])
-      out_.Str("State, Container, Type, Start, End, Duration, Imbrication, Value\n");
-    if (has[static_cast<int>(TypeKind::kEvent)]) out_.Str("Event, Container, Variable, Value, Start, Value\n");
-    if (has[static_cast<int>(TypeKind::kVariable)])
-      out_.Str("Variable, Container, Type, Start, End, Duration, Value\n");
-  }
-  // Depth first from the root; within a container, its types in definition order.
-  std::vector<ContainerId> todo{kRootContainer};
-  while (!todo.empty()) {
-    ContainerId id = todo.back();
-    todo.pop_back();
-    const Container& c = t_.container(id);
-    ContainerLine(c);
-    for (TypeId type : t_.type(c.type).children) {
-      if (t_.type(type).kind == TypeKind::kContainer) continue;
-      if (const EntityStore* s = t_.FindStore(id, type)) Entities(*s, start, end);
-    }
-    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it) todo.push_back(*it);
-  }
+  if (o_.header) Header(start, end);
+  ForEachContainer([&](const Container& c) { ContainerLine(c); },
+                   [&](const EntityStore& s) { Entities(s, start, end); });
   out_.Flush();
 }
 

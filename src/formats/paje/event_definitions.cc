@@ -155,8 +155,9 @@ void DefinitionParser::Validate(uint64_t line) const {
   }
 }
 
-void DefinitionParser::Finish(uint64_t line) const {
-  if (current_) ThrowAt(file_, line, "end of file inside the definition of event '" + current_->id + "'");
+void DefinitionParser::Finish() const {
+  if (current_)
+    ThrowAt(file_, current_->line, "end of file inside this definition of event '" + current_->id + "' (no %EndEventDef)");
 }
 
 }  // namespace macroscope::paje

@@ -89,8 +89,8 @@ class DefinitionParser {
   // words: the tokens of a line that starts with '%'. Returns a finished
   // definition at %EndEventDef.
   std::optional<EventDefinition> Feed(const std::vector<std::string_view>& words, uint64_t line);
-  // Throws if the file ended inside a definition.
-  void Finish(uint64_t line) const;
+  // Throws, naming the %EventDef line, if the file ended inside a definition.
+  void Finish() const;
 
  private:
   void AddField(std::string_view name, std::string_view type, uint64_t line);

@@ -24,9 +24,10 @@ struct CompiledDefinition {
 class Reader {
  public:
   Reader(const ReadOptions& options, Trace& trace)
-      : options_(options), trace_(trace), simulator_(trace, options.simulator), definitions_parser_("", options.no_strict) {}
+      : trace_(trace), simulator_(trace, options.simulator), definitions_parser_("", options.no_strict) {}
 
   void ReadFile(const std::string& path);
+  void ReadText(const std::string& name, std::string_view text);
   void Finish() { simulator_.Finish(last_time_); }
   ReadStats stats;
 
@@ -38,7 +39,6 @@ class Reader {
   double ParseFloat(std::string_view word) const;
   [[noreturn]] void Fail(const std::string& message) const { ThrowAt(file_, line_, message); }
 
-  const ReadOptions& options_;
   Trace& trace_;
   Simulator simulator_;
   DefinitionParser definitions_parser_;
@@ -50,10 +50,10 @@ class Reader {
   std::set<std::string> read_files_;
   std::string file_;
   uint64_t line_ = 0;
-  double last_time_ = 0;
-  bool timed_ = false;
+  double last_time_ = -1;  // pj_dump's "no event yet"
 
   friend ReadStats macroscope::paje::ReadPaje(const std::vector<std::string>&, const ReadOptions&, Trace&);
+  friend ReadStats macroscope::paje::ReadPajeText(std::string_view, const std::string&, const ReadOptions&, Trace&);
 };
 
 bool SmallNumber(std::string_view s, size_t& value) {
@@ -93,11 +93,15 @@ double Reader::ParseFloat(std::string_view w) const {
 
 void Reader::ReadFile(const std::string& path) {
   MappedFile file(path);
-  file_ = path;
-  definitions_parser_.set_file(path);
   read_files_.insert(path == "-" ? path : std::filesystem::weakly_canonical(path).string());
-  stats.bytes += file.bytes().size();
-  Tokenizer tokenizer(file.bytes());
+  ReadText(path, file.bytes());
+}
+
+void Reader::ReadText(const std::string& name, std::string_view text) {
+  file_ = name;
+  definitions_parser_.set_file(name);
+  stats.bytes += text.size();
+  Tokenizer tokenizer(text);
   std::vector<std::string_view> words;
   words.reserve(32);
   uint64_t line = 0;
@@ -126,7 +130,7 @@ void Reader::ReadFile(const std::string& path) {
       Fail("event line inside the definition of an event (missing %EndEventDef)");
     Event(words, line);
   }
-  definitions_parser_.Finish(line_ + 1);
+  definitions_parser_.Finish();
 }
 
 void Reader::Event(const std::vector<std::string_view>& words, uint64_t line) {
@@ -153,12 +157,10 @@ void Reader::Dispatch(const CompiledDefinition& d, const std::vector<std::string
     int p = def.at(f);
     return p < 0 ? kEmptyString : trace_.strings().Intern(words[p + 1]);
   };
-  double time = last_time_;
-  if (def.at(Field::kTime) >= 0) {
-    time = ParseTime(word(Field::kTime));
-    last_time_ = time;
-    timed_ = true;
-  }
+  // As pj_dump, every event sets the current time; one without a Time
+  // field (a definition) sets it to 0.
+  double time = def.at(Field::kTime) >= 0 ? ParseTime(word(Field::kTime)) : 0;
+  last_time_ = time;
   Extras extras;
   if (!d.user_fields.empty()) {
     extras_.clear();
@@ -250,7 +252,13 @@ ReadStats ReadPaje(const std::vector<std::string>& files, const ReadOptions& opt
     }
   }
   reader.Finish();
-  trace.BuildIndexes();
+  return reader.stats;
+}
+
+ReadStats ReadPajeText(std::string_view text, const std::string& name, const ReadOptions& options, Trace& trace) {
+  Reader reader(options, trace);
+  reader.ReadText(name, text);
+  reader.Finish();  // PajeTraceFile events are ignored: a buffer has no directory
   return reader.stats;
 }
 

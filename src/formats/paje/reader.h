@@ -25,8 +25,12 @@ struct ReadStats {
   uint64_t bytes = 0;
 };
 
-// Reads `files` ("-" is standard input) into `trace`, simulated and indexed.
+// Reads `files` ("-" is standard input) into `trace`, simulated. Call
+// trace.BuildIndexes() before window queries.
 ReadStats ReadPaje(const std::vector<std::string>& files, const ReadOptions& options, Trace& trace);
+
+// Reads one trace held in memory; `name` stands for the file in messages.
+ReadStats ReadPajeText(std::string_view text, const std::string& name, const ReadOptions& options, Trace& trace);
 
 // True when `head` (the first bytes of a file) looks like a Pajé trace.
 bool LooksLikePaje(std::string_view head);

@@ -144,6 +144,7 @@ void Simulator::NewEvent(double time, StringId type_identifier, StringId contain
                          Extras extras) {
   ContainerId c = LookupContainer(container_identifier);
   TypeId type = EntityType(type_identifier, c, TypeKind::kEvent);
+  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
@@ -168,6 +169,7 @@ void Simulator::SetState(double time, StringId type_identifier, StringId contain
                          Extras extras) {
   ContainerId c = LookupContainer(container_identifier);
   TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
@@ -180,6 +182,7 @@ void Simulator::SetState(double time, StringId type_identifier, StringId contain
 void Simulator::ResetState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
   ContainerId c = LookupContainer(container_identifier);
   TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
@@ -192,6 +195,7 @@ void Simulator::PushState(double time, StringId type_identifier, StringId contai
                           Extras extras) {
   ContainerId c = LookupContainer(container_identifier);
   TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
@@ -212,6 +216,7 @@ void Simulator::PushState(double time, StringId type_identifier, StringId contai
 void Simulator::PopState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
   ContainerId c = LookupContainer(container_identifier);
   TypeId type = EntityType(type_identifier, c, TypeKind::kState);
+  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
@@ -237,9 +242,11 @@ void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identif
   TypeId type = EntityType(type_identifier, c, TypeKind::kVariable);
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
-  if (op == VariableOp::kSub && s.size() == 0)
-    throw SimulationError("subtraction from variable " + Quote(trace_, trace_.type(type).name) +
-                          " in container " + Quote(trace_, trace_.container(c).name) + " that has no value yet");
+  if (op != VariableOp::kSet && s.size() == 0)
+    throw SimulationError(std::string(op == VariableOp::kAdd ? "addition to" : "subtraction from") + " variable " +
+                          Quote(trace_, trace_.type(type).name) + " in container " +
+                          Quote(trace_, trace_.container(c).name) + " that has no value yet");
+  if (trace_.container(c).destroyed) return;
   double previous = 0;
   uint32_t list = s.extras.AddList(extras);
   if (s.size() > 0) {
@@ -281,6 +288,7 @@ void Simulator::StartLink(double time, StringId type_identifier, StringId contai
     throw SimulationError("container " + Quote(trace_, start_identifier) +
                           " is not of the start container type of link type " + Quote(trace_, type_identifier));
   value = ResolveValue(type, value);
+  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   ContainerState& cs = container_states_[c];
   if (cs.used_keys.count(key))
     throw SimulationError("link key " + Quote(trace_, key) + " was already used in container " +
@@ -315,6 +323,7 @@ void Simulator::EndLink(double time, StringId type_identifier, StringId containe
     throw SimulationError("container " + Quote(trace_, end_identifier) +
                           " is not of the end container type of link type " + Quote(trace_, type_identifier));
   value = ResolveValue(type, value);
+  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   ContainerState& cs = container_states_[c];
   if (cs.used_keys.count(key))
     throw SimulationError("link key " + Quote(trace_, key) + " was already used in container " +

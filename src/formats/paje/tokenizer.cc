@@ -25,7 +25,10 @@ bool Tokenizer::Next(std::vector<std::string_view>& words, uint64_t& line) {
         break;
       }
       if (c == '"') {
+        // As pj_dump: the character after the opening quote is always part
+        // of the word, so `""` is the one-character word `"`.
         const char* start = ++p;
+        if (p < end_) ++p;
         while (p < end_ && *p != '"' && *p != '\n') ++p;
         words.emplace_back(start, p - start);
         if (p < end_ && *p == '"') ++p;
