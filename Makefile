@@ -53,8 +53,8 @@ fuzz: deps
 	  -max_len=8192 -print_final_stats=1 $(FUZZ_BUILD)/corpus 2>&1 | tail -15
 
 run: build
-	$(BUILD)/macroscope info examples/pipeline.trace
-	$(BUILD)/macroscope dump examples/pipeline.trace | head -20
+	$(BUILD)/macroscope info examples/synthetic.trace
+	$(BUILD)/macroscope dump examples/synthetic.trace | head -20
 
 bench: build
 	bash bench/dump_vs_pjdump

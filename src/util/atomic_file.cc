@@ -1,5 +1,6 @@
 #include "util/atomic_file.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +19,10 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   int fd = mkstemp(name.data());
   if (fd < 0) throw UserError(path_ + ": cannot create: " + std::strerror(errno));
   temp_path_.assign(name.data());
+  // mkstemp makes the file private; give it the mode a plain create would.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   stream_ = fdopen(fd, "w");
   if (stream_ == nullptr) {
     close(fd);
