@@ -22,9 +22,16 @@ uint64_t StringPool::Hash(std::string_view s) noexcept {
   return h ^ (h >> 32);
 }
 
-StringPool::StringPool() {
+void StringPool::Append(std::string_view view) {
+  size_t chunk = size_ >> kChunkBits;
+  if ((size_ & kChunkMask) == 0) chunks_[chunk] = std::make_unique<std::string_view[]>(size_t{1} << kChunkBits);
+  chunks_[chunk][size_ & kChunkMask] = view;
+  ++size_;
+}
+
+StringPool::StringPool() : chunks_(std::make_unique<std::unique_ptr<std::string_view[]>[]>(kMaxChunks)) {
   slots_.resize(1024);
-  views_.emplace_back();
+  Append({});
   uint64_t h = Hash({});
   slots_[Probe({}, h)] = {1, static_cast<uint32_t>(h)};
 }
@@ -34,7 +41,7 @@ size_t StringPool::Probe(std::string_view text, uint64_t hash) const {
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     const Slot& s = slots_[i];
     if (s.id_plus_one == 0) return i;
-    if (s.hash == static_cast<uint32_t>(hash) && views_[s.id_plus_one - 1] == text) return i;
+    if (s.hash == static_cast<uint32_t>(hash) && View(s.id_plus_one - 1) == text) return i;
   }
 }
 
@@ -44,7 +51,7 @@ void StringPool::Grow() {
   size_t mask = slots_.size() - 1;
   for (const Slot& s : old) {
     if (s.id_plus_one == 0) continue;
-    size_t i = Hash(views_[s.id_plus_one - 1]) & mask;
+    size_t i = Hash(View(s.id_plus_one - 1)) & mask;
     while (slots_[i].id_plus_one != 0) i = (i + 1) & mask;
     slots_[i] = s;
   }
@@ -67,10 +74,10 @@ StringId StringPool::Intern(std::string_view text) {
   char* dest = blocks_.back().get() + block_used_;
   if (!text.empty()) std::memcpy(dest, text.data(), text.size());
   block_used_ += text.size();
-  auto id = static_cast<StringId>(views_.size());
-  views_.emplace_back(dest, text.size());
+  auto id = static_cast<StringId>(size_);
+  Append(std::string_view(dest, text.size()));
   slots_[slot] = {id + 1, static_cast<uint32_t>(hash)};
-  if (views_.size() * 2 > slots_.size()) Grow();
+  if (size_ * 2 > slots_.size()) Grow();
   return id;
 }
 

@@ -1,7 +1,9 @@
 // Interned strings: every name, value, key and alias of a trace is stored
 // once and referred to by a 32-bit StringId. Id 0 is the empty string.
 //
-// Not thread-safe; readers that tokenize in parallel intern on one thread.
+// One thread interns. Another may View() any id it was handed by the
+// interning thread through a synchronising channel (a mutex-protected
+// queue): stored views never move, so reading them needs no lock.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +23,8 @@ class StringPool {
   // The id of text if it was interned before; kNoId otherwise.
   static constexpr StringId kNoId = UINT32_MAX;
   StringId Find(std::string_view text) const;
-  std::string_view View(StringId id) const { return views_[id]; }
-  size_t size() const { return views_.size(); }
+  std::string_view View(StringId id) const { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  size_t size() const { return size_; }
 
  private:
   static uint64_t Hash(std::string_view s) noexcept;
@@ -38,7 +40,14 @@ class StringPool {
   std::vector<std::unique_ptr<char[]>> blocks_;  // stable storage for the bytes
   size_t block_used_ = 0;
   size_t block_size_ = 0;
-  std::vector<std::string_view> views_;
+  // Views in fixed chunks whose table never grows: ids stay readable while
+  // the interning thread appends.
+  static constexpr int kChunkBits = 16;
+  static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
+  static constexpr size_t kMaxChunks = size_t{1} << (32 - kChunkBits);
+  std::unique_ptr<std::unique_ptr<std::string_view[]>[]> chunks_;
+  size_t size_ = 0;
+  void Append(std::string_view view);
   std::vector<Slot> slots_;
 };
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -41,6 +42,13 @@ MappedFile::MappedFile(std::string path) : path_(std::move(path)) {
     mapped_ = true;
   }
   close(fd);
+}
+
+void MappedFile::Release(size_t upto) {
+  if (!mapped_) return;
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  upto = std::min(upto, size_) / page * page;
+  if (upto > 0) madvise(const_cast<char*>(data_), upto, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

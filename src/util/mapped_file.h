@@ -16,6 +16,9 @@ class MappedFile {
   MappedFile& operator=(const MappedFile&) = delete;
 
   std::string_view bytes() const { return {data_, size_}; }
+  // Tells the kernel the first `upto` bytes will not be read again, so their
+  // pages leave the process's memory (a hint; no effect on standard input).
+  void Release(size_t upto);
   const std::string& path() const { return path_; }
 
  private:

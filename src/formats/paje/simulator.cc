@@ -122,6 +122,23 @@ TypeId Simulator::EntityType(StringId type_identifier, ContainerId container, Ty
   return type;
 }
 
+bool Simulator::Route(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out) {
+  if (container_identifier < routes_.size()) {
+    const RouteEntry& r = routes_[container_identifier];
+    if (r.type_identifier == type_identifier && r.kind == kind) {
+      out = r.target;
+      return true;
+    }
+  }
+  out.container = LookupContainer(container_identifier);
+  out.type = EntityType(type_identifier, out.container, kind);
+  out.store = StoreIndex(out.container, out.type);
+  if (trace_.container(out.container).destroyed) return false;
+  if (container_identifier >= routes_.size()) routes_.resize(container_identifier + 1 + routes_.size() / 2);
+  routes_[container_identifier] = {type_identifier, kind, out};
+  return true;
+}
+
 uint32_t Simulator::StoreIndex(ContainerId container, TypeId type) {
   for (auto& [t, index] : trace_.container(container).stores)
     if (t == type) return index;
@@ -142,10 +159,11 @@ void Simulator::CheckTimeOrder(const EntityStore& s, double time) const {
 
 void Simulator::NewEvent(double time, StringId type_identifier, StringId container_identifier, StringId value,
                          Extras extras) {
-  ContainerId c = LookupContainer(container_identifier);
-  TypeId type = EntityType(type_identifier, c, TypeKind::kEvent);
-  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
-  uint32_t si = StoreIndex(c, type);
+  Target target;
+  if (!Route(type_identifier, container_identifier, TypeKind::kEvent, target)) return;
+  const ContainerId c = target.container;
+  const TypeId type = target.type;
+  const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
   s.start.push_back(time);
@@ -167,10 +185,11 @@ uint32_t Simulator::OpenState(uint32_t si, double time, StringId value, uint16_t
 
 void Simulator::SetState(double time, StringId type_identifier, StringId container_identifier, StringId value,
                          Extras extras) {
-  ContainerId c = LookupContainer(container_identifier);
-  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
-  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
-  uint32_t si = StoreIndex(c, type);
+  Target target;
+  if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
+  const ContainerId c = target.container;
+  const TypeId type = target.type;
+  const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
   // States ended by a set keep only their own fields (as in pj_dump).
@@ -180,10 +199,11 @@ void Simulator::SetState(double time, StringId type_identifier, StringId contain
 }
 
 void Simulator::ResetState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
-  ContainerId c = LookupContainer(container_identifier);
-  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
-  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
-  uint32_t si = StoreIndex(c, type);
+  Target target;
+  if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
+  const ContainerId c = target.container;
+  const TypeId type = target.type;
+  const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
   (void)extras;  // like a set, a reset gives no fields to the states it ends
@@ -193,10 +213,11 @@ void Simulator::ResetState(double time, StringId type_identifier, StringId conta
 
 void Simulator::PushState(double time, StringId type_identifier, StringId container_identifier, StringId value,
                           Extras extras) {
-  ContainerId c = LookupContainer(container_identifier);
-  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
-  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
-  uint32_t si = StoreIndex(c, type);
+  Target target;
+  if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
+  const ContainerId c = target.container;
+  const TypeId type = target.type;
+  const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
   uint32_t list = s.extras.AddList(extras);
@@ -214,10 +235,11 @@ void Simulator::PushState(double time, StringId type_identifier, StringId contai
 }
 
 void Simulator::PopState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
-  ContainerId c = LookupContainer(container_identifier);
-  TypeId type = EntityType(type_identifier, c, TypeKind::kState);
-  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
-  uint32_t si = StoreIndex(c, type);
+  Target target;
+  if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
+  const ContainerId c = target.container;
+  const TypeId type = target.type;
+  const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
   auto& stack = stacks_[si];
@@ -238,15 +260,16 @@ void Simulator::PopState(double time, StringId type_identifier, StringId contain
 
 void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identifier,
                                StringId container_identifier, double value, Extras extras) {
-  ContainerId c = LookupContainer(container_identifier);
-  TypeId type = EntityType(type_identifier, c, TypeKind::kVariable);
-  uint32_t si = StoreIndex(c, type);
-  EntityStore& s = trace_.store(si);
+  Target target;
+  const bool alive = Route(type_identifier, container_identifier, TypeKind::kVariable, target);
+  const ContainerId c = target.container;
+  const TypeId type = target.type;
+  EntityStore& s = trace_.store(target.store);
   if (op != VariableOp::kSet && s.size() == 0)
     throw SimulationError(std::string(op == VariableOp::kAdd ? "addition to" : "subtraction from") + " variable " +
                           Quote(trace_, trace_.type(type).name) + " in container " +
                           Quote(trace_, trace_.container(c).name) + " that has no value yet");
-  if (trace_.container(c).destroyed) return;
+  if (!alive) return;  // pj_dump drops what comes after the end
   double previous = 0;
   uint32_t list = s.extras.AddList(extras);
   if (s.size() > 0) {
@@ -373,6 +396,8 @@ void Simulator::DestroyTree(ContainerId root, double time) {
 
 void Simulator::Destroy(ContainerId c, double time) {
   Container& container = trace_.container(c);
+  StringId identifier = container.alias != kEmptyString ? container.alias : container.name;
+  if (identifier < routes_.size()) routes_[identifier] = RouteEntry{};
   container.destroyed = true;
   container.end = time;
   for (auto& [type, si] : container.stores) {

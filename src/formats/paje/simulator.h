@@ -83,6 +83,16 @@ class Simulator {
     std::unordered_set<StringId> used_keys;  // pj_dump refuses to reuse a link key
   };
 
+  // Where an entity event goes: its container, its type, their store.
+  struct Target {
+    ContainerId container = kNone;
+    TypeId type = kNone;
+    uint32_t store = kNone;
+  };
+  // Resolves and checks (container, type) with a one-entry cache per
+  // container identifier, as consecutive lines mostly repeat both. Throws
+  // for an unknown or mismatched pair; false when the container is destroyed.
+  bool Route(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out);
   TypeId LookupType(StringId identifier) const;
   ContainerId LookupContainer(StringId identifier, const char* role = "container") const;
   // The entity type `type` of kind `kind`, checked to be a child of the container's type.
@@ -101,6 +111,12 @@ class Simulator {
   std::vector<ContainerId> container_by_identifier_;
   std::unordered_map<uint64_t, StringId> value_names_;  // (type << 32 | alias or name) -> name
   std::vector<std::vector<uint32_t>> stacks_;        // per store: open states, bottom first
+  struct RouteEntry {
+    StringId type_identifier = kNone;
+    TypeKind kind = TypeKind::kContainer;
+    Target target;
+  };
+  std::vector<RouteEntry> routes_;                   // indexed by container identifier
   std::vector<ContainerState> container_states_;
 };
 

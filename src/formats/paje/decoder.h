@@ -1,0 +1,71 @@
+// The front half of the Pajé reader: reads the files in order, cuts lines
+// into words, parses the header's event definitions, and turns each event
+// line into a Record (strings interned, numbers parsed, field count
+// checked). Meant to run on its own thread while the simulator consumes
+// its blocks; it is the only writer of the trace's string pool meanwhile.
+#pragma once
+
+#include <deque>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/paje/event_definitions.h"
+#include "formats/paje/record.h"
+#include "model/string_pool.h"
+#include "util/mapped_file.h"
+
+namespace macroscope::paje {
+
+struct DecodeStats {
+  uint64_t lines = 0;
+  uint64_t events = 0;
+  uint64_t bytes = 0;
+};
+
+class Decoder {
+ public:
+  Decoder(StringPool& strings, bool no_strict, BlockQueue& queue)
+      : strings_(strings), queue_(queue), definitions_parser_("", no_strict) {}
+
+  // Decodes the files ("-" is standard input) and the files they name with
+  // PajeTraceFile. Always ends by pushing a block with last = true, whose
+  // error is set if the input is bad ("file:line: message").
+  void DecodeFiles(const std::vector<std::string>& files);
+  // Same for one text in memory, `name` standing for its file.
+  void DecodeText(const std::string& name, std::string_view text);
+
+  const DecodeStats& stats() const { return stats_; }
+
+ private:
+  struct CompiledDefinition {
+    EventDefinition def;
+    std::vector<std::pair<int, StringId>> user_fields;
+  };
+  // Returns false when the consumer cancelled.
+  bool Decode(const std::string& name, std::string_view text, MappedFile* file);
+  void Line(const std::vector<std::string_view>& words, uint64_t line);
+  void Definition(const std::vector<std::string_view>& words, uint64_t line);
+  const CompiledDefinition* Find(std::string_view id) const;
+  double ParseTime(std::string_view word) const;
+  double ParseFloat(std::string_view word) const;
+  [[noreturn]] void Fail(const std::string& message) const;
+  void Flush(bool last);
+  void Abandon(const std::string& error);
+
+  StringPool& strings_;
+  BlockQueue& queue_;
+  DefinitionParser definitions_parser_;
+  std::deque<CompiledDefinition> definitions_;
+  std::vector<const CompiledDefinition*> by_number_;  // ids that are small integers
+  std::vector<std::pair<std::string, const CompiledDefinition*>> by_name_;
+  std::deque<std::string> queued_files_;
+  std::set<std::string> read_files_;
+  std::unique_ptr<Block> block_;
+  std::string file_;
+  uint64_t line_ = 0;
+  DecodeStats stats_;
+};
+
+}  // namespace macroscope::paje
