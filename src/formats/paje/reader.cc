@@ -86,7 +86,18 @@ ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
   try {
     for (;;) {
       std::unique_ptr<Block> block = queue.Pop();
-      for (const Record& r : block->records) {
+      const std::vector<Record>& records = block->records;
+      constexpr size_t kAhead = 16;  // lines between a prefetch stage and the next
+      for (size_t k = 0; k < records.size(); ++k) {
+        const Record& r = records[k];
+        if (k + 2 * kAhead < records.size()) {
+          const Record& far = records[k + 2 * kAhead];
+          simulator.Prefetch(far.Get(Field::kType), far.Get(Field::kContainer), 0);
+        }
+        if (k + kAhead < records.size()) {
+          const Record& near = records[k + kAhead];
+          simulator.Prefetch(near.Get(Field::kType), near.Get(Field::kContainer), 1);
+        }
         last_time = r.time;
         try {
           Simulate(r, {block->extras.data() + r.extras_begin, r.extras_count}, simulator);

@@ -139,6 +139,27 @@ bool Simulator::Route(StringId type_identifier, StringId container_identifier, T
   return true;
 }
 
+void Simulator::Prefetch(StringId type_identifier, StringId container_identifier, int stage) const {
+  if (container_identifier >= routes_.size()) return;
+  const RouteEntry& r = routes_[container_identifier];
+  if (r.type_identifier != type_identifier) return;
+  const EntityStore& s = trace_.stores()[r.target.store];
+  if (stage == 0) {
+    __builtin_prefetch(&s);
+    __builtin_prefetch(reinterpret_cast<const char*>(&s) + 64);
+    __builtin_prefetch(&stacks_[r.target.store]);
+    return;
+  }
+  size_t n = s.size();
+  __builtin_prefetch(s.start.data() + n, 1);
+  if (!s.end.empty() || s.kind == TypeKind::kState) __builtin_prefetch(s.end.data() + n, 1);
+  __builtin_prefetch(s.value.data() + n, 1);
+  __builtin_prefetch(s.level.data() + n, 1);
+  if (n > 0) __builtin_prefetch(s.end.data() + n - 1, 1);
+  const auto& stack = stacks_[r.target.store];
+  if (!stack.empty()) __builtin_prefetch(s.end.data() + stack.front(), 1);
+}
+
 uint32_t Simulator::StoreIndex(ContainerId container, TypeId type) {
   for (auto& [t, index] : trace_.container(container).stores)
     if (t == type) return index;

@@ -61,6 +61,12 @@ class Simulator {
   void EndLink(double time, StringId type, StringId container, StringId end_container, StringId value,
                StringId key, Extras extras);
 
+  // Hints for the entity event that will come a few lines later: the store
+  // it goes to is scattered in memory (one per container and type), so
+  // fetching it ahead hides the cache misses. Stage 0 fetches the store's
+  // header, stage 1 (later, once the header is in) the ends of its columns.
+  void Prefetch(StringId type_identifier, StringId container_identifier, int stage) const;
+
   // The end of the trace at `last_time` (the time of the last timed event):
   // destroys every container still alive, closing what is open. Destroying
   // a container destroys its living descendants at the same time.
