@@ -1,9 +1,158 @@
+// `macroscope loops`: model programs (periodic-linear loop nests that
+// regenerate an integer trace). Output shapes are documented in
+// docs/loops.md.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "cli/commands.h"
+#include "loops/emit_c.h"
+#include "loops/emit_json.h"
+#include "loops/find_model.h"
+#include "loops/report.h"
+#include "loops/trace_text.h"
+#include "loops/verify.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/mapped_file.h"
 
 namespace macroscope::cli {
 
+namespace {
+
+struct LoopsOptions {
+  std::string file;
+  std::string mode = "af";
+  std::string algorithm = "auto";
+  double tolerance = 0.0;
+  int max_depth = 8;
+  int order = 0;
+  std::string emit = "report";
+  std::string output;  // empty: standard output
+  bool verify = false;
+  bool timings = false;
+};
+
+constexpr int kMaxOrder = 8;
+
+loops::Options Validate(const LoopsOptions& o) {
+  loops::Options options;
+  if (!loops::ParseMode(o.mode, options.mode)) {
+    throw UserError("--mode must be af, av, df or dv, got '" + o.mode + "'");
+  }
+  if (!loops::ParseAlgorithm(o.algorithm, options.algorithm)) {
+    throw UserError("--algorithm must be auto, search or bottom-up, got '" + o.algorithm + "'");
+  }
+  if (!(o.tolerance >= 0.0 && o.tolerance < 1.0)) {
+    throw UserError("--tolerance must be in [0, 1), got " + std::to_string(o.tolerance));
+  }
+  if (o.max_depth < 1 || o.max_depth > 30) throw UserError("--max-depth must be in 1..30");
+  if (o.order < 0 || o.order > kMaxOrder) throw UserError("--order must be in 0.." + std::to_string(kMaxOrder));
+  if (o.emit != "report" && o.emit != "c" && o.emit != "json") {
+    throw UserError("--emit must be report, c or json, got '" + o.emit + "'");
+  }
+  if (options.algorithm == loops::Algorithm::kBottomUp &&
+      (options.mode != loops::Mode::kAdjacentFixed || o.order > 0)) {
+    throw UserError("--algorithm bottom-up handles --mode af without --order; use --algorithm search");
+  }
+  options.tolerance = o.tolerance;
+  options.max_depth = o.max_depth;
+  options.recurrence_order = o.order;
+  return options;
+}
+
+void Write(const LoopsOptions& o, const std::string& text) {
+  if (o.output.empty() || o.output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  AtomicFile file(o.output);
+  if (std::fwrite(text.data(), 1, text.size(), file.stream()) != text.size()) {
+    throw UserError(o.output + ": cannot write");
+  }
+  file.Commit();
+}
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+void RunLoops(const LoopsOptions& o) {
+  const loops::Options options = Validate(o);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<int64_t> trace;
+  {
+    MappedFile file(o.file);
+    trace = loops::ParseTrace(file.bytes(), o.file == "-" ? "<stdin>" : o.file);
+  }
+  const double read_seconds = Seconds(start);
+  const auto model_start = std::chrono::steady_clock::now();
+  const loops::Algorithm used = loops::ResolveAlgorithm(static_cast<int64_t>(trace.size()), options);
+  const loops::Model model = loops::FindModel(trace, options);
+  const double model_seconds = Seconds(model_start);
+
+  if (o.emit == "report") {
+    Write(o, loops::Report(model, options, used));
+  } else {
+    Write(o, o.emit == "c" ? loops::EmitC(model) : loops::EmitJson(model));
+    std::cerr << loops::SummaryLine(model) << "\n";
+  }
+  if (o.verify) {
+    const auto verify_start = std::chrono::steady_clock::now();
+    const auto difference = loops::FirstDifference(trace, model);
+    const std::string name = o.file == "-" ? "<stdin>" : o.file;
+    if (difference) {
+      if (difference->length_mismatch) {
+        throw UserError(name + ": verify failed: the model regenerates " + std::to_string(difference->got_length) +
+                        " values, the trace has " + std::to_string(difference->expected_length));
+      }
+      throw UserError(name + ": verify failed at index " + std::to_string(difference->index) + ": expected " +
+                      std::to_string(difference->expected) + ", got " + std::to_string(difference->got));
+    }
+    std::cerr << "verify: ok, " << trace.size() << " values regenerated exactly";
+    if (o.timings) std::cerr << " in " << Seconds(verify_start) << " s";
+    std::cerr << "\n";
+  }
+  if (o.timings) {
+    std::cerr << "timings: read " << read_seconds << " s, model " << model_seconds << " s ("
+              << loops::AlgorithmName(used) << ")\n";
+  }
+}
+
+}  // namespace
+
 void RegisterLoopsCommand(CLI::App& app) {
-  app.add_subcommand("loops", "(not yet available)");
+  auto o = std::make_shared<LoopsOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "loops", "Model an integer trace as periodic-linear loop nests that regenerate it (PLI)");
+  cmd->add_option("FILE", o->file, "Whitespace-separated 64-bit integers ('-' for stdin)")->required();
+  cmd->add_option("--mode", o->mode,
+                  "Intervals: af adjacent fixed-size, av adjacent variable-size, "
+                  "df distant fixed-size, dv distant variable-size")
+      ->capture_default_str();
+  cmd->add_option("--algorithm", o->algorithm,
+                  "auto (search up to 20000 values, bottom-up beyond), search (the seed's "
+                  "top-down search) or bottom-up (near-linear, af only)")
+      ->capture_default_str();
+  cmd->add_option("--tolerance", o->tolerance,
+                  "Share of a phase's values allowed to be exceptions, in [0, 1)")
+      ->capture_default_str();
+  cmd->add_option("--max-depth", o->max_depth, "Maximum number of nested loop dimensions")
+      ->capture_default_str();
+  cmd->add_option("--order", o->order, "Order of periodic-linear recurrences to search (RPLI); 0: none")
+      ->capture_default_str();
+  cmd->add_option("--emit", o->emit, "report (text), c (a C program printing the trace) or json")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "Write the output to this file instead of stdout");
+  cmd->add_flag("--verify", o->verify,
+                "Regenerate the trace from the model and compare; exit 1 at the first difference");
+  cmd->add_flag("--timings", o->timings, "Print read and modelling times on stderr");
+  cmd->callback([o] { RunLoops(*o); });
 }
 
 }  // namespace macroscope::cli

@@ -182,7 +182,6 @@ void Simulator::NewEvent(double time, StringId type_identifier, StringId contain
                          Extras extras) {
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kEvent, target)) return;
-  const ContainerId c = target.container;
   const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
@@ -208,7 +207,6 @@ void Simulator::SetState(double time, StringId type_identifier, StringId contain
                          Extras extras) {
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
-  const ContainerId c = target.container;
   const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
@@ -222,8 +220,6 @@ void Simulator::SetState(double time, StringId type_identifier, StringId contain
 void Simulator::ResetState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
-  const ContainerId c = target.container;
-  const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(s, time);
@@ -236,7 +232,6 @@ void Simulator::PushState(double time, StringId type_identifier, StringId contai
                           Extras extras) {
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
-  const ContainerId c = target.container;
   const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);

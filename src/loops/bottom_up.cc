@@ -1,0 +1,233 @@
+// Design note. The seed leaves a bottom-up strategy as future work:
+// interpolate linear runs first, then interpolate the interpolations. We
+// keep the trace as a sequence of *items*; each item is a loop nest (or a
+// single value) described by a shape (the nest without its numbers) and a
+// coefficient vector. One pass scans the items left to right; at each
+// item it looks for the shortest block of q consecutive items
+// (q <= kMaxBlockItems) repeated at least three times with the same shapes and with
+// coefficients that change by the same vector d from one repetition to
+// the next. Such a run of k blocks becomes one item: a loop of k
+// intervals whose body is the block, with coefficients interleaved as
+// (d_t, c_t) — exactly the (A_y, B_y) layout of the model, so no
+// conversion is needed later. Passes repeat until nothing changes; each
+// pass is linear in the number of items, and the number of items shrinks
+// geometrically on nested traces.
+//
+// A greedy scan can swallow the first block of the next repetition when
+// it happens to continue the progression; when the block after the run
+// starts a run of its own together with the last block of the run, that
+// last block is given back (the "give-back" rule), which keeps nests of
+// equal-sized intervals aligned.
+#include "loops/bottom_up.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace macroscope::loops {
+
+namespace {
+
+struct Shape {
+  int64_t count = 0;           // 0: a single value
+  std::vector<uint32_t> body;  // shapes of the loop body, in order
+  int64_t length = 1;          // values covered
+  int64_t coefs = 1;           // coefficients at width 1
+  int depth = 0;
+};
+
+class ShapeTable {
+ public:
+  ShapeTable() { shapes_.push_back(Shape{}); }  // id 0: a single value
+
+  uint32_t Loop(int64_t count, std::vector<uint32_t> body) {
+    auto key = std::make_pair(count, body);
+    auto it = index_.find(key);
+    if (it != index_.end()) return it->second;
+    Shape shape;
+    shape.count = count;
+    shape.length = 0;
+    shape.coefs = 0;
+    for (uint32_t b : body) {
+      shape.length += shapes_[b].length;
+      shape.coefs += 2 * shapes_[b].coefs;
+      shape.depth = std::max(shape.depth, shapes_[b].depth + 1);
+    }
+    shape.length *= count;
+    shape.body = std::move(body);
+    const uint32_t id = static_cast<uint32_t>(shapes_.size());
+    shapes_.push_back(std::move(shape));
+    index_.emplace(std::move(key), id);
+    return id;
+  }
+
+  const Shape& operator[](uint32_t id) const { return shapes_[id]; }
+
+ private:
+  std::vector<Shape> shapes_;
+  std::map<std::pair<int64_t, std::vector<uint32_t>>, uint32_t> index_;
+};
+
+struct Items {
+  std::vector<uint32_t> shape;
+  std::vector<int64_t> begin;  // coefficient offsets, size() + 1 entries
+  std::vector<uint64_t> coef;
+  int64_t size() const { return static_cast<int64_t>(shape.size()); }
+};
+
+class Pass {
+ public:
+  Pass(const Items& in, ShapeTable& table, int max_depth)
+      : in_(in), table_(table), max_depth_(max_depth) {}
+
+  // Returns true when at least one loop was formed.
+  bool Run(Items& out) {
+    const int64_t n = in_.size();
+    out.shape.clear();
+    out.coef.clear();
+    out.begin.assign(1, 0);
+    out.shape.reserve(static_cast<size_t>(n / 2 + 1));
+    out.begin.reserve(static_cast<size_t>(n / 2 + 2));
+    out.coef.reserve(in_.coef.size() / 2 + 1);
+    bool changed = false;
+    int64_t i = 0;
+    while (i < n) {
+      int64_t best_q = 0, best_k = 0;
+      for (int64_t q = 1; q <= kMaxBlockItems && i + 3 * q <= n; ++q) {
+        if (!Starts(i, q)) continue;
+        int64_t k = 3;
+        while (i + (k + 1) * q <= n && SameShapes(i, i + k * q, q) &&
+               Linked(i + (k - 2) * q, q)) {
+          ++k;
+        }
+        // The shortest repeated block wins: inner loops are formed
+        // first and the outer ones on later passes, as in the seed's
+        // "linear runs first, then runs of runs".
+        best_k = k;
+        best_q = q;
+        break;
+      }
+      if (best_q == 0) {
+        Copy(i, out);
+        ++i;
+        continue;
+      }
+      const int64_t last = i + (best_k - 1) * best_q;
+      if (best_k >= 4 && last + 3 * best_q <= n && Starts(last, best_q)) --best_k;
+      Group(i, best_q, best_k, out);
+      i += best_k * best_q;
+      changed = true;
+    }
+    return changed;
+  }
+
+ private:
+  bool SameShapes(int64_t a, int64_t b, int64_t q) const {
+    for (int64_t j = 0; j < q; ++j) {
+      if (in_.shape[a + j] != in_.shape[b + j]) return false;
+    }
+    return true;
+  }
+
+  // Blocks a, a+q, a+2q (same shapes assumed) change by the same vector.
+  bool Linked(int64_t a, int64_t q) const {
+    const uint64_t* x = &in_.coef[in_.begin[a]];
+    const uint64_t* y = &in_.coef[in_.begin[a + q]];
+    const uint64_t* z = &in_.coef[in_.begin[a + 2 * q]];
+    const int64_t len = in_.begin[a + q] - in_.begin[a];
+    for (int64_t t = 0; t < len; ++t) {
+      if (y[t] - x[t] != z[t] - y[t]) return false;
+    }
+    return true;
+  }
+
+  // Three blocks of q items from a form the start of a loop.
+  bool Starts(int64_t a, int64_t q) const {
+    // Cheap rejection on the first item before the whole blocks.
+    if (in_.shape[a] != in_.shape[a + q] || in_.shape[a] != in_.shape[a + 2 * q]) return false;
+    if (!SameShapes(a, a + q, q) || !SameShapes(a, a + 2 * q, q)) return false;
+    int depth = 0;
+    for (int64_t j = 0; j < q; ++j) depth = std::max(depth, table_[in_.shape[a + j]].depth + 1);
+    if (depth > max_depth_) return false;
+    return Linked(a, q);
+  }
+
+  void Copy(int64_t i, Items& out) const {
+    out.shape.push_back(in_.shape[i]);
+    out.coef.insert(out.coef.end(), in_.coef.begin() + in_.begin[i], in_.coef.begin() + in_.begin[i + 1]);
+    out.begin.push_back(static_cast<int64_t>(out.coef.size()));
+  }
+
+  void Group(int64_t i, int64_t q, int64_t k, Items& out) {
+    std::vector<uint32_t> body(in_.shape.begin() + i, in_.shape.begin() + i + q);
+    out.shape.push_back(table_.Loop(k, std::move(body)));
+    const uint64_t* first = &in_.coef[in_.begin[i]];
+    const uint64_t* second = &in_.coef[in_.begin[i + q]];
+    const int64_t len = in_.begin[i + q] - in_.begin[i];
+    for (int64_t t = 0; t < len; ++t) {
+      out.coef.push_back(second[t] - first[t]);
+      out.coef.push_back(first[t]);
+    }
+    out.begin.push_back(static_cast<int64_t>(out.coef.size()));
+  }
+
+  const Items& in_;
+  ShapeTable& table_;
+  int max_depth_;
+};
+
+// Turns an item of shape `id` (coefficients at `coef`, width `width`) into
+// phases appended to `out`; consecutive single values share one literal.
+void Emit(const ShapeTable& table, uint32_t id, const uint64_t* coef, int width, int64_t& position,
+          std::vector<Node>& out) {
+  const Shape& shape = table[id];
+  if (shape.count == 0) {
+    if (out.empty() || out.back().kind != NodeKind::kLiteral) {
+      Node literal;
+      literal.kind = NodeKind::kLiteral;
+      literal.start = position;
+      out.push_back(std::move(literal));
+    }
+    out.back().values.insert(out.back().values.end(), coef, coef + width);
+    position += 1;
+    return;
+  }
+  Node node;
+  node.kind = NodeKind::kLoop;
+  node.start = position;
+  node.count = shape.count;
+  node.period = shape.length / shape.count;
+  int64_t inner_position = 0;
+  const uint64_t* at = coef;
+  for (uint32_t b : shape.body) {
+    Emit(table, b, at, 2 * width, inner_position, node.body);
+    at += table[b].coefs * 2 * width;
+  }
+  position += shape.length;
+  out.push_back(std::move(node));
+}
+
+}  // namespace
+
+std::vector<Node> BottomUpPhases(const uint64_t* data, int64_t n, const Options& options) {
+  ShapeTable table;
+  Items items;
+  items.shape.assign(static_cast<size_t>(n), 0);
+  items.coef.assign(data, data + n);
+  items.begin.resize(static_cast<size_t>(n) + 1);
+  for (int64_t i = 0; i <= n; ++i) items.begin[i] = i;
+  Items next;
+  while (true) {
+    Pass pass(items, table, options.max_depth);
+    if (!pass.Run(next)) break;
+    std::swap(items, next);
+  }
+  std::vector<Node> phases;
+  int64_t position = 0;
+  for (int64_t i = 0; i < items.size(); ++i) {
+    Emit(table, items.shape[i], &items.coef[items.begin[i]], 1, position, phases);
+  }
+  return phases;
+}
+
+}  // namespace macroscope::loops

@@ -1,0 +1,180 @@
+#include "loops/model.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace macroscope::loops {
+
+int64_t BodyLength(const Node& node) {
+  if (node.count <= 0) return 0;
+  return std::max(node.period, node.period + node.period_step * (node.count - 1));
+}
+
+int64_t NodeLength(const Node& node, int width) {
+  switch (node.kind) {
+    case NodeKind::kLiteral:
+      return static_cast<int64_t>(node.values.size()) / width;
+    case NodeKind::kLoop: {
+      const int64_t k = node.count;
+      return k * (node.period + node.gap) +
+             (node.period_step + node.gap_step) * (k * (k - 1) / 2);
+    }
+    case NodeKind::kRecurrence:
+      return node.length;
+  }
+  return 0;
+}
+
+int64_t NodeSize(const Node& node) {
+  switch (node.kind) {
+    case NodeKind::kLiteral:
+      return static_cast<int64_t>(node.values.size());
+    case NodeKind::kLoop: {
+      // count and period always; the variable and distant parameters only
+      // when used.
+      int64_t size = 2;
+      if (node.period_step != 0) size += 1;
+      if (node.gap != 0 || node.gap_step != 0) size += 2;
+      for (const Node& child : node.body) size += NodeSize(child);
+      if (node.gaps) size += ModelSize(*node.gaps);
+      return size;
+    }
+    case NodeKind::kRecurrence:
+      return 3 + static_cast<int64_t>(node.values.size() + node.coefficients.size());
+  }
+  return 0;
+}
+
+int64_t ModelSize(const Model& model) {
+  int64_t size = 0;
+  for (const Node& node : model.phases) size += NodeSize(node);
+  return size + 2 * static_cast<int64_t>(model.exceptions.size());
+}
+
+int NodeDepth(const Node& node) {
+  if (node.kind != NodeKind::kLoop) return 0;
+  int inner = 0;
+  for (const Node& child : node.body) inner = std::max(inner, NodeDepth(child));
+  return 1 + inner;
+}
+
+namespace {
+
+uint64_t Dot(const uint64_t* a, const uint64_t* b, int n) {
+  uint64_t sum = 0;
+  for (int i = 0; i < n; ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+// Generation state for one Loop with gaps: the gap values are produced
+// up front and consumed in order.
+void GenerateLoop(const Node& node, int width, const uint64_t* context,
+                  std::vector<uint64_t>& out) {
+  std::vector<uint64_t> gap_values;
+  if (node.gaps) gap_values = Generate(*node.gaps);
+  size_t gap_cursor = 0;
+  const int inner = 2 * width;
+  // Fast path: a single one-element literal body is the innermost affine
+  // loop, value = X * alpha + beta.
+  const bool affine = node.period == 1 && node.period_step == 0 && node.body.size() == 1 &&
+                      node.body[0].kind == NodeKind::kLiteral &&
+                      node.body[0].values.size() == static_cast<size_t>(inner) && !node.gaps;
+  if (affine) {
+    const uint64_t* v = node.body[0].values.data();
+    const uint64_t alpha = Dot(v, context, width);
+    const uint64_t beta = Dot(v + width, context, width);
+    uint64_t value = beta;
+    for (int64_t x = 0; x < node.count; ++x, value += alpha) out.push_back(value);
+    return;
+  }
+  std::vector<uint64_t> sub(inner);
+  for (int64_t x = 0; x < node.count; ++x) {
+    const uint64_t ux = static_cast<uint64_t>(x);
+    for (int j = 0; j < width; ++j) {
+      sub[j] = context[j] * ux;
+      sub[width + j] = context[j];
+    }
+    const int64_t limit = node.period + node.period_step * x;
+    const size_t before = out.size();
+    for (const Node& child : node.body) {
+      if (static_cast<int64_t>(out.size() - before) >= limit) break;
+      GenerateNode(child, inner, sub.data(), out);
+    }
+    // A variable-size interval may stop inside a child: drop the surplus.
+    if (static_cast<int64_t>(out.size() - before) > limit) out.resize(before + limit);
+    const int64_t gap = node.gap + node.gap_step * x;
+    for (int64_t g = 0; g < gap; ++g) {
+      out.push_back(gap_cursor < gap_values.size() ? gap_values[gap_cursor] : 0);
+      ++gap_cursor;
+    }
+  }
+}
+
+void GenerateRecurrence(const Node& node, std::vector<uint64_t>& out) {
+  const size_t base = out.size();
+  const int64_t p = node.rec_period;
+  const int64_t k = node.order;
+  for (int64_t i = 0; i < node.length; ++i) {
+    if (i < k * p) {
+      out.push_back(node.values[i]);
+      continue;
+    }
+    const uint64_t* row = &node.coefficients[(i % p) * (k + 1)];
+    uint64_t value = row[k];
+    for (int64_t j = 1; j <= k; ++j) value += row[j - 1] * out[base + i - j * p];
+    out.push_back(value);
+  }
+}
+
+}  // namespace
+
+void GenerateNode(const Node& node, int width, const uint64_t* context,
+                  std::vector<uint64_t>& out) {
+  switch (node.kind) {
+    case NodeKind::kLiteral: {
+      const size_t n = node.values.size() / width;
+      for (size_t i = 0; i < n; ++i) out.push_back(Dot(&node.values[i * width], context, width));
+      return;
+    }
+    case NodeKind::kLoop:
+      GenerateLoop(node, width, context, out);
+      return;
+    case NodeKind::kRecurrence:
+      assert(width == 1);
+      GenerateRecurrence(node, out);
+      return;
+  }
+}
+
+std::vector<uint64_t> Generate(const Model& model) {
+  std::vector<uint64_t> out;
+  out.reserve(static_cast<size_t>(std::max<int64_t>(model.length, 0)));
+  const uint64_t one = 1;
+  for (const Node& node : model.phases) GenerateNode(node, 1, &one, out);
+  for (const Exception& e : model.exceptions) {
+    if (e.index >= 0 && static_cast<size_t>(e.index) < out.size()) out[e.index] = e.value;
+  }
+  return out;
+}
+
+namespace {
+
+void ShiftLeaves(std::vector<Node>& nodes, int width, uint64_t shift) {
+  for (Node& node : nodes) {
+    if (node.kind == NodeKind::kLiteral) {
+      for (size_t i = 0; i + 1 < node.values.size(); i += 2) node.values[i + 1] -= shift * node.values[i];
+    } else if (node.kind == NodeKind::kLoop) {
+      ShiftLeaves(node.body, 2 * width, shift);
+    }
+  }
+}
+
+}  // namespace
+
+void ShiftLoop(Node& node, int width, int64_t shift) {
+  // Entries with bit 0 set do not contain the outer index X; the value
+  // A*(X' - shift) + B moves -shift*A into them.
+  ShiftLeaves(node.body, 2 * width, static_cast<uint64_t>(shift));
+}
+
+}  // namespace macroscope::loops

@@ -1,0 +1,37 @@
+// Options of the model search (what `macroscope loops` exposes).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace macroscope::loops {
+
+// The seed's configurations: adjacent/distant intervals of fixed/variable
+// size.
+enum class Mode { kAdjacentFixed, kAdjacentVariable, kDistantFixed, kDistantVariable };
+
+// kAuto: search for short traces (the seed's exhaustive top-down search,
+// quadratic), bottom-up above kAutoSearchLimit values.
+enum class Algorithm { kAuto, kSearch, kBottomUp };
+
+inline constexpr int64_t kAutoSearchLimit = 20000;
+
+struct Options {
+  Mode mode = Mode::kAdjacentFixed;
+  Algorithm algorithm = Algorithm::kAuto;
+  // Share (0 <= tolerance < 1) of a phase's values that may be exceptions.
+  double tolerance = 0.0;
+  // Maximum number of nested loop dimensions of a phase.
+  int max_depth = 8;
+  // Order of the periodic-linear recurrences searched (RPLI); 0 = none.
+  int recurrence_order = 0;
+};
+
+// Parsing and printing of the enumerations, for the CLI and reports.
+bool ParseMode(std::string_view text, Mode& mode);
+bool ParseAlgorithm(std::string_view text, Algorithm& algorithm);
+std::string_view ModeName(Mode mode);
+std::string_view AlgorithmName(Algorithm algorithm);
+
+}  // namespace macroscope::loops

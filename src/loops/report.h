@@ -1,0 +1,19 @@
+// The human-readable phase report, in the spirit of the seed's PLI output:
+// one block per phase (bounds, period, intervals, the periodic-linear
+// function when the period is short, the loop nest), the exceptions, and
+// a closing summary line with the model size against the trace size.
+#pragma once
+
+#include <string>
+
+#include "loops/model.h"
+#include "loops/options.h"
+
+namespace macroscope::loops {
+
+std::string Report(const Model& model, const Options& options, Algorithm algorithm_used);
+
+// "model size: M integers for N values (ratio R), P phases, E exceptions"
+std::string SummaryLine(const Model& model);
+
+}  // namespace macroscope::loops
