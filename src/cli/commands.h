@@ -12,5 +12,6 @@ void RegisterInfoCommand(CLI::App& app);
 void RegisterGenerateCommand(CLI::App& app);
 void RegisterAggregateCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
+void RegisterStatsCommand(CLI::App& app);
 
 }  // namespace macroscope::cli

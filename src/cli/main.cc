@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterGenerateCommand(app);
   macroscope::cli::RegisterAggregateCommand(app);
   macroscope::cli::RegisterLoopsCommand(app);
+  macroscope::cli::RegisterStatsCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

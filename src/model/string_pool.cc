@@ -23,13 +23,15 @@ uint64_t StringPool::Hash(std::string_view s) noexcept {
 }
 
 void StringPool::Append(std::string_view view) {
-  size_t chunk = size_ >> kChunkBits;
-  if ((size_ & kChunkMask) == 0) chunks_[chunk] = std::make_unique<std::string_view[]>(size_t{1} << kChunkBits);
-  chunks_[chunk][size_ & kChunkMask] = view;
+  uint64_t x = uint64_t{size_} + kFirstChunk;
+  int chunk = std::bit_width(x) - 1 - kFirstChunkBits;
+  uint64_t offset = x - (uint64_t{1} << (chunk + kFirstChunkBits));
+  if (offset == 0) chunks_[chunk] = std::make_unique<std::string_view[]>(uint64_t{1} << (chunk + kFirstChunkBits));
+  chunks_[chunk][offset] = view;
   ++size_;
 }
 
-StringPool::StringPool() : chunks_(std::make_unique<std::unique_ptr<std::string_view[]>[]>(kMaxChunks)) {
+StringPool::StringPool() {
   slots_.resize(1024);
   Append({});
   uint64_t h = Hash({});

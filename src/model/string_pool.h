@@ -6,6 +6,8 @@
 // queue): stored views never move, so reading them needs no lock.
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -23,7 +25,11 @@ class StringPool {
   // The id of text if it was interned before; kNoId otherwise.
   static constexpr StringId kNoId = UINT32_MAX;
   StringId Find(std::string_view text) const;
-  std::string_view View(StringId id) const { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  std::string_view View(StringId id) const {
+    uint64_t x = uint64_t{id} + kFirstChunk;
+    int chunk = std::bit_width(x) - 1 - kFirstChunkBits;
+    return chunks_[chunk][x - (uint64_t{1} << (chunk + kFirstChunkBits))];
+  }
   size_t size() const { return size_; }
 
  private:
@@ -40,12 +46,13 @@ class StringPool {
   std::vector<std::unique_ptr<char[]>> blocks_;  // stable storage for the bytes
   size_t block_used_ = 0;
   size_t block_size_ = 0;
-  // Views in fixed chunks whose table never grows: ids stay readable while
-  // the interning thread appends.
-  static constexpr int kChunkBits = 16;
-  static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
-  static constexpr size_t kMaxChunks = size_t{1} << (32 - kChunkBits);
-  std::unique_ptr<std::unique_ptr<std::string_view[]>[]> chunks_;
+  // Views in chunks that never move, chunk k holding 2^(k+10) views, so the
+  // chunk table is fixed and ids stay readable while the interning thread
+  // appends.
+  static constexpr int kFirstChunkBits = 10;
+  static constexpr uint64_t kFirstChunk = uint64_t{1} << kFirstChunkBits;
+  static constexpr int kChunks = 33 - kFirstChunkBits;
+  std::array<std::unique_ptr<std::string_view[]>, kChunks> chunks_;
   size_t size_ = 0;
   void Append(std::string_view view);
   std::vector<Slot> slots_;

@@ -1,0 +1,69 @@
+#include "analysis/state_statistics.h"
+
+#include <algorithm>
+#include <map>
+
+#include "util/error.h"
+
+namespace macroscope::analysis {
+
+Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request) {
+  Statistics out;
+  out.start = request.start.value_or(trace.start_time());
+  out.end = request.end.value_or(trace.end_time());
+  if (!(out.start < out.end)) throw UserError("empty time window [" + std::to_string(out.start) + ", " +
+                                             std::to_string(out.end) + "]");
+  // Containers in scope: the named ones and their descendants.
+  std::vector<bool> in_scope(trace.containers().size(), request.containers.empty());
+  for (const auto& name : request.containers) {
+    bool found = false;
+    for (ContainerId c = 0; c < trace.containers().size(); ++c) {
+      const Container& k = trace.container(c);
+      if (trace.Str(k.name) != name && trace.Str(k.alias) != name) continue;
+      found = true;
+      std::vector<ContainerId> todo{c};
+      while (!todo.empty()) {
+        ContainerId x = todo.back();
+        todo.pop_back();
+        in_scope[x] = true;
+        for (ContainerId child : trace.container(x).children) todo.push_back(child);
+      }
+    }
+    if (!found) throw UserError("unknown container '" + name + "'");
+  }
+  std::map<std::tuple<TypeKind, TypeId, StringId>, StatisticsRow> rows;
+  double all_state_time = 0;
+  for (const EntityStore& s : trace.stores()) {
+    if (!in_scope[s.container] || s.kind == TypeKind::kVariable) continue;
+    for (size_t i = 0; i < s.size(); ++i) {
+      double a = std::min(s.start[i], s.End(i)), b = std::max(s.start[i], s.End(i));
+      if (b < out.start || a > out.end) continue;
+      StatisticsRow& row = rows[{s.kind, s.type, s.value[i]}];
+      ++row.count;
+      if (s.kind == TypeKind::kState) {
+        double inside = std::max(0.0, std::min(b, out.end) - std::max(a, out.start));
+        row.total_time += inside;
+        all_state_time += inside;
+      }
+    }
+  }
+  for (auto& [key, row] : rows) {
+    auto [kind, type, value] = key;
+    row.kind = std::string(TypeKindName(kind));
+    row.type = std::string(trace.Str(trace.type(type).name));
+    row.value = std::string(trace.Str(value));
+    if (kind == TypeKind::kState) {
+      row.mean_time = row.count > 0 ? row.total_time / static_cast<double>(row.count) : 0;
+      row.share = all_state_time > 0 ? 100 * row.total_time / all_state_time : 0;
+    }
+    out.rows.push_back(row);
+  }
+  std::stable_sort(out.rows.begin(), out.rows.end(), [](const StatisticsRow& x, const StatisticsRow& y) {
+    if (x.kind != y.kind) return x.kind > y.kind;  // states first
+    if (x.total_time != y.total_time) return x.total_time > y.total_time;
+    return x.count > y.count;
+  });
+  return out;
+}
+
+}  // namespace macroscope::analysis

@@ -1,0 +1,38 @@
+// Statistics of a time window: per state (type, value), how many states
+// meet the window, their total and mean time inside it, and the share of
+// that time among all states shown; per event (type, value), a count.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace macroscope::analysis {
+
+struct StatisticsRequest {
+  std::optional<double> start, end;     // default: the trace's span
+  std::vector<std::string> containers;  // container names; their subtrees (empty: all)
+};
+
+struct StatisticsRow {
+  std::string kind;   // "state", "event", "link"
+  std::string type;
+  std::string value;
+  uint64_t count = 0;
+  double total_time = 0;  // states: time inside the window
+  double mean_time = 0;
+  double share = 0;       // states: % of all state time in the window
+};
+
+struct Statistics {
+  double start = 0, end = 0;
+  std::vector<StatisticsRow> rows;  // by kind, then decreasing total time / count
+};
+
+// Throws UserError for an empty window or an unknown container.
+Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
+
+}  // namespace macroscope::analysis
