@@ -6,14 +6,18 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/loops_from_trace.h"
+#include "cli/trace_loading.h"
 #include "loops/emit_c.h"
 #include "loops/emit_json.h"
 #include "loops/find_model.h"
 #include "loops/report.h"
+#include "loops/series_scaling.h"
 #include "loops/trace_text.h"
 #include "loops/verify.h"
 #include "util/atomic_file.h"
@@ -26,6 +30,12 @@ namespace {
 
 struct LoopsOptions {
   std::string file;
+  // --from: a series of a trace instead of FILE.
+  std::string from;
+  SeriesRequest request;
+  paje::ReadOptions read;
+  bool series_given = false;  // set from the CLI11 option counts
+  bool unit_given = false;
   std::string mode = "af";
   std::string algorithm = "auto";
   double tolerance = 0.0;
@@ -39,7 +49,58 @@ struct LoopsOptions {
 
 constexpr int kMaxOrder = 8;
 
+void ValidateInput(const LoopsOptions& o) {
+  const SeriesRequest& r = o.request;
+  if (o.from.empty()) {
+    if (o.file.empty()) throw UserError("give a FILE of integers, or --from TRACE --container C --type T");
+    const char* only_with_from = !r.container.empty() ? "--container"
+                                 : !r.type.empty()    ? "--type"
+                                 : o.series_given     ? "--series"
+                                 : o.unit_given       ? "--unit"
+                                 : r.scale_given      ? "--scale"
+                                                      : nullptr;
+    if (only_with_from) throw UserError(std::string(only_with_from) + " needs --from TRACE");
+    return;
+  }
+  if (!o.file.empty()) throw UserError("give either FILE or --from TRACE, not both");
+  if (r.container.empty()) throw UserError("--from needs --container C (a container name, alias or path)");
+  if (r.type.empty()) throw UserError("--from needs --type T (an entity type name or alias)");
+  if (!IsSeriesName(r.series)) {
+    throw UserError("--series must be start, end, duration, value or interarrival, got '" + r.series + "'");
+  }
+  if (o.unit_given && !IsTimeSeries(r.series)) throw UserError("--unit applies to time series, not --series value");
+  if (o.unit_given && !loops::FindTickUnit(r.unit)) {
+    throw UserError("--unit must be s, ms, us or ns, got '" + r.unit + "'");
+  }
+  if (r.scale_given && r.series != "value") throw UserError("--scale applies to --series value (of a variable)");
+  if (r.scale_given && !(std::isfinite(r.scale) && r.scale != 0)) throw UserError("--scale must be finite and not 0");
+}
+
+// The series description in front of the output: report lines, a C
+// comment, or a "series" member of the JSON object.
+std::string WithSeries(const std::string& emit, const TraceSeries& series, std::string text) {
+  if (emit == "report") {
+    std::string header;
+    for (const std::string& line : series.header) header += line + "\n";
+    return header + "\n" + text;
+  }
+  if (emit == "c") {
+    std::string comment = "/* macroscope loops --from\n";
+    for (std::string line : series.header) {
+      for (size_t at; (at = line.find("*/")) != std::string::npos;) line.replace(at, 2, "* /");
+      comment += " * " + line + "\n";
+    }
+    return comment + " */\n" + text;
+  }
+  // JSON: one more member before the closing brace of the object.
+  const size_t close = text.rfind('}');
+  if (close == std::string::npos) return text;
+  return text.substr(0, close) + ",\"series\":" +
+         series.description.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + text.substr(close);
+}
+
 loops::Options Validate(const LoopsOptions& o) {
+  ValidateInput(o);
   loops::Options options;
   if (!loops::ParseMode(o.mode, options.mode)) {
     throw UserError("--mode must be af, av, df or dv, got '" + o.mode + "'");
@@ -86,9 +147,17 @@ void RunLoops(const LoopsOptions& o) {
   const loops::Options options = Validate(o);
   const auto start = std::chrono::steady_clock::now();
   std::vector<int64_t> trace;
-  {
+  std::string name = o.file == "-" ? "<stdin>" : o.file;
+  std::optional<TraceSeries> series;
+  if (!o.from.empty()) {
+    LoadedTrace loaded;
+    LoadTrace({o.from}, o.read, loaded);
+    series = ExtractSeries(loaded.trace, o.from, o.request);
+    trace = std::move(series->values);
+    name = series->name;
+  } else {
     MappedFile file(o.file);
-    trace = loops::ParseTrace(file.bytes(), o.file == "-" ? "<stdin>" : o.file);
+    trace = loops::ParseTrace(file.bytes(), name);
   }
   const double read_seconds = Seconds(start);
   const auto model_start = std::chrono::steady_clock::now();
@@ -97,15 +166,16 @@ void RunLoops(const LoopsOptions& o) {
   const double model_seconds = Seconds(model_start);
 
   if (o.emit == "report") {
-    Write(o, loops::Report(model, options, used));
+    std::string text = loops::Report(model, options, used);
+    Write(o, series ? WithSeries(o.emit, *series, std::move(text)) : text);
   } else {
-    Write(o, o.emit == "c" ? loops::EmitC(model) : loops::EmitJson(model));
+    std::string text = o.emit == "c" ? loops::EmitC(model) : loops::EmitJson(model);
+    Write(o, series ? WithSeries(o.emit, *series, std::move(text)) : text);
     std::cerr << loops::SummaryLine(model) << "\n";
   }
   if (o.verify) {
     const auto verify_start = std::chrono::steady_clock::now();
     const auto difference = loops::FirstDifference(trace, model);
-    const std::string name = o.file == "-" ? "<stdin>" : o.file;
     if (difference) {
       if (difference->length_mismatch) {
         throw UserError(name + ": verify failed: the model regenerates " + std::to_string(difference->got_length) +
@@ -130,7 +200,20 @@ void RegisterLoopsCommand(CLI::App& app) {
   auto o = std::make_shared<LoopsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "loops", "Model an integer trace as periodic-linear loop nests that regenerate it (PLI)");
-  cmd->add_option("FILE", o->file, "Whitespace-separated 64-bit integers ('-' for stdin)")->required();
+  cmd->add_option("FILE", o->file, "Whitespace-separated 64-bit integers ('-' for stdin)");
+  cmd->add_option("--from", o->from,
+                  "Model a series of this trace (Pajé) instead of FILE; needs --container and --type");
+  cmd->add_option("--container", o->request.container, "With --from: container name, alias or slash path");
+  cmd->add_option("--type", o->request.type, "With --from: entity type (state, event, variable, link) name or alias");
+  CLI::Option* series = cmd->add_option("--series", o->request.series,
+                                        "With --from: start, end, duration, value (variable values, or codes of "
+                                        "value names) or interarrival (differences of consecutive starts)")
+                            ->capture_default_str();
+  CLI::Option* unit = cmd->add_option(
+      "--unit", o->request.unit, "With --from, time series: tick unit s, ms, us or ns (default: the coarsest exact one)");
+  CLI::Option* scale = cmd->add_option("--scale", o->request.scale,
+                                       "With --from and --series value of a variable: multiply values by this");
+  AddReadOptions(*cmd, o->read);
   cmd->add_option("--mode", o->mode,
                   "Intervals: af adjacent fixed-size, av adjacent variable-size, "
                   "df distant fixed-size, dv distant variable-size")
@@ -152,7 +235,12 @@ void RegisterLoopsCommand(CLI::App& app) {
   cmd->add_flag("--verify", o->verify,
                 "Regenerate the trace from the model and compare; exit 1 at the first difference");
   cmd->add_flag("--timings", o->timings, "Print read and modelling times on stderr");
-  cmd->callback([o] { RunLoops(*o); });
+  cmd->callback([o, series, unit, scale] {
+    o->series_given = series->count() > 0;
+    o->unit_given = unit->count() > 0;
+    o->request.scale_given = scale->count() > 0;
+    RunLoops(*o);
+  });
 }
 
 }  // namespace macroscope::cli
