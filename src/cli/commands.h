@@ -13,5 +13,6 @@ void RegisterGenerateCommand(CLI::App& app);
 void RegisterAggregateCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
+void RegisterFormatsCommand(CLI::App& app);
 
 }  // namespace macroscope::cli

@@ -14,7 +14,7 @@ namespace {
 
 struct DumpArgs {
   std::vector<std::string> files;
-  paje::ReadOptions read;
+  formats::ReadOptions read;
   paje::DumpOptions dump;
   bool quiet = false;
   bool time = false;

@@ -86,7 +86,7 @@ void PrintText(const nlohmann::json& j) {
 void RegisterInfoCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> files;
-    paje::ReadOptions read;
+    formats::ReadOptions read;
     bool json = false;
   };
   auto args = std::make_shared<Args>();

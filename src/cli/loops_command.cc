@@ -33,7 +33,7 @@ struct LoopsOptions {
   // --from: a series of a trace instead of FILE.
   std::string from;
   SeriesRequest request;
-  paje::ReadOptions read;
+  formats::ReadOptions read;
   bool series_given = false;  // set from the CLI11 option counts
   bool unit_given = false;
   std::string mode = "af";

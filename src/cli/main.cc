@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterAggregateCommand(app);
   macroscope::cli::RegisterLoopsCommand(app);
   macroscope::cli::RegisterStatsCommand(app);
+  macroscope::cli::RegisterFormatsCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

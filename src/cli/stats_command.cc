@@ -25,7 +25,7 @@ std::string CsvField(const std::string& s) {
 void RegisterStatsCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> files;
-    paje::ReadOptions read;
+    formats::ReadOptions read;
     analysis::StatisticsRequest request;
     std::string format = "text";
   };

@@ -6,21 +6,21 @@
 #include <string>
 #include <vector>
 
-#include "formats/paje/reader.h"
+#include "formats/format.h"
 #include "model/trace.h"
 
 namespace macroscope::cli {
 
 struct LoadedTrace {
   Trace trace;
-  paje::ReadStats stats;
+  formats::ReadStats stats;
   double seconds = 0;  // wall time of reading and simulating
 };
 
 // Adds the reader options every trace-reading command shares.
-void AddReadOptions(CLI::App& command, paje::ReadOptions& options);
+void AddReadOptions(CLI::App& command, formats::ReadOptions& options);
 
 // Throws UserError naming the file for unreadable or invalid input.
-void LoadTrace(const std::vector<std::string>& files, const paje::ReadOptions& options, LoadedTrace& out);
+void LoadTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, LoadedTrace& out);
 
 }  // namespace macroscope::cli

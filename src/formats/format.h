@@ -1,0 +1,48 @@
+// The one front door for traces: every supported format is described by a
+// Format (name, content sniffer, reader) listed in format_registry.cc, so
+// detection is data, not an if-chain. Commands call ReadTrace() and never
+// name a format.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/paje/reader.h"
+#include "model/trace.h"
+
+namespace macroscope::formats {
+
+// Options of every reader; each format takes what applies to it.
+struct ReadOptions {
+  paje::ReadOptions paje;  // no_strict; simulator (no_imbrication, ignore_incomplete_links)
+};
+
+struct ReadStats {
+  uint64_t events = 0;  // records read (lines, OTF2 events, CTF messages, JSON events)
+  uint64_t bytes = 0;   // bytes of input
+};
+
+struct Format {
+  std::string_view name;         // "paje", "otf2", "ctf", "chrome", ...
+  std::string_view description;  // one line for `macroscope formats`
+  // True when `path` holds a trace of this format. `head` holds the first
+  // bytes of the file (at most 4 KiB; empty when `path` is a directory).
+  bool (*sniff)(const std::string& path, std::string_view head);
+  // Reads `files` (all of this format) into `trace`, simulated, with the
+  // time span set. Throws UserError naming the file for bad input.
+  ReadStats (*read)(const std::vector<std::string>& files, const ReadOptions& options, Trace& trace);
+};
+
+std::span<const Format> AllFormats();
+
+// The format of `path`, from its content. Throws UserError naming the file
+// when it cannot be read or no format recognises it.
+const Format& Detect(const std::string& path);
+
+// Detects the format of the first file and reads them all with it.
+ReadStats ReadTrace(const std::vector<std::string>& files, const ReadOptions& options, Trace& trace);
+
+}  // namespace macroscope::formats

@@ -1,0 +1,20 @@
+#include "formats/paje/paje_format.h"
+
+namespace macroscope::paje {
+
+namespace {
+
+bool Sniff(const std::string&, std::string_view head) { return LooksLikePaje(head); }
+
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
+  ReadStats s = ReadPaje(files, options.paje, trace);
+  return {s.events, s.bytes};
+}
+
+}  // namespace
+
+formats::Format PajeFormat() {
+  return {"paje", "Pajé text traces (pj_dump 1.3.6 semantics; SimGrid, Akypuera, PajeNG writers)", Sniff, Read};
+}
+
+}  // namespace macroscope::paje
