@@ -1,0 +1,42 @@
+// Significant p values: the p in [0, 1] at which the optimal partition
+// changes, each with the quality of the partition that is optimal from that
+// p up to the next one. The first entry is always p = 0.
+//
+// Two methods, both driven only by Aggregation::Evaluate (the best-cut step):
+//
+// - Exact (default). Design: the optimum as a function of p is
+//   f(p) = max over partitions P of (-loss(P) + p (gain(P) + loss(P))), the
+//   upper envelope of lines, hence convex piecewise linear. Given the optima
+//   A at pa and B at pb (A != B), their lines cross at p*. Evaluating at p*
+//   either finds nothing above both lines there, so p* is a breakpoint where
+//   A gives way to B, or a partition C above them, which splits the problem
+//   into (A, C) and (C, B). Each evaluation finds a new partition or a
+//   breakpoint, so k distinct optimal partitions cost at most 2k - 1
+//   evaluations and no threshold is involved: the breakpoints are exact up
+//   to rounding.
+// - Dichotomy (the seed's baseline): evaluate the ends of [p1, p2]; if the
+//   qualities differ, split at the middle until p2 - p1 < threshold. A
+//   partition optimal on a range narrower than the threshold can be missed,
+//   and each reported p is the right end of the final bracket.
+//
+// Qualities are compared with the tolerance of the tie rule, scaled to the
+// full aggregate.
+#pragma once
+
+#include <vector>
+
+#include "analysis/aggregation.h"
+
+namespace macroscope::analysis {
+
+struct PListEntry {
+  double p = 0;
+  Quality quality;
+};
+
+std::vector<PListEntry> SignificantPsExact(const Aggregation& aggregation);
+
+// Throws std::invalid_argument unless threshold > 0.
+std::vector<PListEntry> SignificantPsDichotomy(const Aggregation& aggregation, double threshold);
+
+}  // namespace macroscope::analysis

@@ -1,0 +1,65 @@
+// Optimal spatiotemporal partitions (parts are hierarchy node x slice
+// interval).
+//
+// Design: for every node k (children before parents) and interval [i, j]
+// (i descending, j ascending):
+//   atom[k,i,j] = the better of the part (k, [i, j]) itself and, for an
+//                 internal k, the spatial cut: sum of best[child, i, j];
+//   best[k,i,j] = the better of atom[k,i,j] and, for each c in [i, j-1],
+//                 atom[k,i,c] + best[k,c+1,j]   (c = the leftmost cut).
+// This is the spec's recursion (no cut / spatial / best + best) with each
+// partition reached through one cut sequence only — the leftmost temporal
+// cut of a node's interval is unique — which is the same optimum, but
+// equal-quality duplicates no longer tie at every c (they made the
+// tie-rule path the hot path at small p). Comparisons follow the tie rule
+// of quality.h (reference: the part (k, [i, j])); a full tie keeps the
+// first candidate in the order above. O(|H| |T|^3) per p. The cut scan
+// first finds the maximum pIC over c on contiguous rows (best's columns
+// are kept transposed), then applies the tie rule only to the candidates
+// within tolerance of it.
+//
+// Subtrees are solved in parallel: a frontier of disjoint subtrees is cut
+// from the top of the tree, each solved by one worker, then the nodes above
+// it are solved in post-order. Per-node tables live only until the parent
+// has used them.
+#pragma once
+
+#include <vector>
+
+#include "analysis/aggregation.h"
+#include "analysis/spatiotemporal_qualities.h"
+
+namespace macroscope::analysis {
+
+class SpatiotemporalAggregation : public Aggregation {
+ public:
+  // threads = 0: DefaultThreadCount().
+  explicit SpatiotemporalAggregation(SpatiotemporalQualities qualities, int threads = 0);
+
+  int32_t slices() const override { return qualities_.slices(); }
+  Quality FullAggregate() const override;
+  Quality Evaluate(double p) const override;
+  Partition Best(double p) const override;
+  bool normalized() const override { return qualities_.normalized(); }
+  const SpatiotemporalQualities& qualities() const { return qualities_; }
+
+ private:
+  struct Solution {
+    // Per (node, interval): cut = j: best is the atom; else the leftmost
+    // cut c. spatial: the atom is the children's best, not the part.
+    std::vector<int32_t> cut;
+    std::vector<char> spatial;
+    Quality best;  // of (root, whole range)
+  };
+  // keep_cuts: fill Solution::cut and ::spatial (needed only to rebuild
+  // the partition).
+  Solution Solve(double p, bool keep_cuts) const;
+
+  SpatiotemporalQualities qualities_;
+  int threads_;
+  std::vector<NodeId> frontier_;  // roots of the subtrees solved in parallel
+  std::vector<NodeId> upper_;     // the nodes above them, in post-order
+  std::vector<int32_t> preorder_rank_;
+};
+
+}  // namespace macroscope::analysis

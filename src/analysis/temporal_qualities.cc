@@ -1,0 +1,83 @@
+#include "analysis/temporal_qualities.h"
+
+#include <cmath>
+#include <memory>
+#include <span>
+
+#include "analysis/interval_gains.h"
+#include "analysis/parallel.h"
+#include "analysis/quality.h"
+#include "util/error.h"
+
+namespace macroscope::analysis {
+
+TemporalQualities TemporalQualities::Compute(const MicroModel& model, int threads) {
+  const int32_t n = model.slices();
+  std::vector<std::span<const double>> series;
+  for (int32_t leaf = 0; leaf < model.leaf_count(); ++leaf) {
+    for (int32_t type = 0; type < model.type_count(); ++type) {
+      auto values = model.Series(leaf, type);
+      if (!values.empty()) series.push_back(values);
+    }
+  }
+  if (threads <= 0) threads = DefaultThreadCount();
+  // Each worker keeps three interval tables, the result two more.
+  const uint64_t bytes = static_cast<uint64_t>(TriangleSize(n)) * sizeof(double) *
+                         (3 * static_cast<uint64_t>(threads) + 2);
+  if (bytes > kMaxBytes) {
+    throw UserError("temporal aggregation over " + std::to_string(n) + " slices needs " +
+                    std::to_string(bytes >> 20) + " MiB of qualities; use fewer slices");
+  }
+  std::vector<std::unique_ptr<IntervalAccumulator>> accumulators(threads);
+  std::vector<std::vector<double>> info_buffers(threads);
+  ParallelFor(static_cast<int64_t>(series.size()), threads, [&](int64_t s, int worker) {
+    if (!accumulators[worker]) {
+      accumulators[worker] = std::make_unique<IntervalAccumulator>(n);
+      info_buffers[worker].resize(n);
+    }
+    auto& info = info_buffers[worker];
+    for (int32_t t = 0; t < n; ++t) info[t] = XLog2X(series[s][t]);
+    accumulators[worker]->AddSeries(series[s].data(), info.data());
+  });
+
+  // Total of all series per slice, then per interval (long double).
+  std::vector<long double> slice_total(n, 0.0L);
+  for (auto values : series) {
+    for (int32_t t = 0; t < n; ++t) slice_total[t] += values[t];
+  }
+
+  TemporalQualities q;
+  q.slices_ = n;
+  q.gain_.assign(TriangleSize(n), 0.0);
+  q.loss_.assign(TriangleSize(n), 0.0);
+  for (int32_t i = 0; i < n; ++i) {
+    long double total = 0;
+    for (int32_t j = i; j < n; ++j) {
+      total += slice_total[j];
+      size_t index = TriangleIndex(n, i, j);
+      long double gain = 0;
+      long double magnitude = 0;
+      for (const auto& acc : accumulators) {
+        if (!acc) continue;
+        gain += acc->Value(index);
+        magnitude += acc->Magnitude(index);
+      }
+      long double spread = total * std::log2(static_cast<long double>(j - i + 1));
+      q.gain_[index] = SnapQuality(gain, magnitude);
+      q.loss_[index] = SnapQuality(spread - q.gain_[index], magnitude + spread);
+    }
+  }
+  return q;
+}
+
+void TemporalQualities::Normalize() {
+  if (normalized_) return;
+  normalized_ = true;
+  size_t full = TriangleIndex(slices_, 0, slices_ - 1);
+  double gain_max = gain_[full] > 0 ? gain_[full] : 1.0;
+  double loss_max = loss_[full] > 0 ? loss_[full] : 1.0;
+  for (auto& g : gain_) g /= gain_max;
+  for (auto& l : loss_) l /= loss_max;
+}
+
+}  // namespace macroscope::analysis

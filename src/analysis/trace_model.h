@@ -1,0 +1,45 @@
+// Builds the microscopic model of a trace (the Ocelotl method's input):
+// resources = the leaves of the container tree (an internal container that
+// carries entities gets a "(self)" leaf), |T| equal slices of a time range,
+// and one model type per (entity type, value) — "Type:value" — or per
+// variable type. One pass over the entities, linear in their number.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/micro_model.h"
+#include "model/trace.h"
+
+namespace macroscope::analysis {
+
+enum class Metric {
+  kStateTime,           // time spent in each state value, clipped to slices
+  kStateCount,          // states starting in the slice
+  kEventCount,          // punctual events in the slice
+  kMeanStateDuration,   // state time / states active in the slice
+  kVariableMean,        // time-weighted mean of each variable in the slice
+  kVariableMin,
+  kVariableMax,
+  kLinkCount,           // links leaving the resource in the slice
+};
+
+// "state-time", "state-count", ... ; nullopt for an unknown name.
+std::optional<Metric> MetricFromName(std::string_view name);
+std::vector<std::string> MetricNames();
+
+struct ModelRequest {
+  Metric metric = Metric::kStateTime;
+  int32_t slices = 100;
+  std::optional<double> start, end;        // default: the trace's span
+  std::vector<std::string> types;          // entity type names to keep (empty: all)
+  std::vector<std::string> containers;     // container paths to keep (empty: all)
+};
+
+// Throws UserError for a range outside the trace, zero slices, or an
+// unknown type or container in a filter.
+MicroModel BuildModel(const Trace& trace, const ModelRequest& request);
+
+}  // namespace macroscope::analysis

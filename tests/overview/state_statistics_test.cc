@@ -1,0 +1,62 @@
+// Window statistics checked by hand on a small trace.
+#include "analysis/state_statistics.h"
+
+#include <gtest/gtest.h>
+
+#include "small_trace.h"
+#include "util/error.h"
+
+namespace macroscope::analysis {
+namespace {
+
+const char* kBody = R"(4 0 p1 S A
+4 3 p1 S B
+4 0 p2 S A
+7 6 p2 E tick
+4 10 p1 S B
+)";
+
+const StatisticsRow* Find(const Statistics& s, const std::string& value) {
+  for (auto& r : s.rows)
+    if (r.value == value) return &r;
+  return nullptr;
+}
+
+TEST(StateStatistics, WholeTrace) {
+  Trace trace = testing::ReadSmallTrace(kBody);
+  Statistics s = ComputeStatistics(trace, {});
+  const StatisticsRow* a = Find(s, "A");
+  const StatisticsRow* b = Find(s, "B");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->count, 2u);
+  EXPECT_DOUBLE_EQ(a->total_time, 13);  // 3 on p1, 10 on p2
+  EXPECT_DOUBLE_EQ(a->mean_time, 6.5);
+  EXPECT_DOUBLE_EQ(b->total_time, 7);   // [3,10); the B opened at 10 lasts 0
+  EXPECT_NEAR(a->share + b->share, 100, 1e-9);
+  EXPECT_NEAR(a->share, 65, 1e-9);
+  const StatisticsRow* tick = Find(s, "tick");
+  ASSERT_TRUE(tick);
+  EXPECT_EQ(tick->kind, "event");
+  EXPECT_EQ(tick->count, 1u);
+}
+
+TEST(StateStatistics, WindowAndContainers) {
+  Trace trace = testing::ReadSmallTrace(kBody);
+  StatisticsRequest r;
+  r.start = 2;
+  r.end = 4;
+  r.containers = {"p1"};
+  Statistics s = ComputeStatistics(trace, r);
+  EXPECT_DOUBLE_EQ(Find(s, "A")->total_time, 1);
+  EXPECT_DOUBLE_EQ(Find(s, "B")->total_time, 1);
+  EXPECT_EQ(Find(s, "tick"), nullptr);
+  r.containers = {"nope"};
+  EXPECT_THROW(ComputeStatistics(trace, r), UserError);
+  r.containers = {};
+  r.start = 5;
+  r.end = 5;
+  EXPECT_THROW(ComputeStatistics(trace, r), UserError);
+}
+
+}  // namespace
+}  // namespace macroscope::analysis
