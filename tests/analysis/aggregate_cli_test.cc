@@ -24,15 +24,22 @@ std::string Slurp(const std::string& path) {
   return buffer.str();
 }
 
+// ctest runs each test in its own process, in parallel: files are named
+// after the running test so that tests never share one.
+std::string TestFile(const std::string& name) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "/" + info->test_suite_name() + "." + info->name() + "." + name;
+}
+
 std::string WriteFile(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "/" + name;
+  std::string path = TestFile(name);
   std::ofstream(path) << text;
   return path;
 }
 
 Result Aggregate(const std::string& args) {
-  std::string out = ::testing::TempDir() + "/agg_out.txt";
-  std::string err = ::testing::TempDir() + "/agg_err.txt";
+  std::string out = TestFile("out.txt");
+  std::string err = TestFile("err.txt");
   std::string command = std::string("'") + MACROSCOPE_BINARY + "' aggregate " + args + " >'" + out +
                         "' 2>'" + err + "'";
   int status = std::system(command.c_str());
@@ -135,7 +142,7 @@ TEST(AggregateCliTest, BadCsvInputNamesTheLine) {
 
 // A trace read through the format registry, modelled, aggregated.
 TEST(AggregateCliTest, AggregatesATrace) {
-  std::string trace = ::testing::TempDir() + "/aggregate_generated.trace";
+  std::string trace = TestFile("generated.trace");
   ASSERT_EQ(std::system((std::string(MACROSCOPE_BINARY) + " generate --depth 2 --arity 3 --events 3000 -o '" +
                          trace + "'").c_str()), 0);
   Result one = Aggregate("'" + trace + "' --slices 12 --p 1");
