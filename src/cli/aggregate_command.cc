@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/micro_model.h"
+#include "analysis/model_cache.h"
 #include "analysis/model_csv.h"
 #include "analysis/p_list.h"
 #include "analysis/spatiotemporal_partition.h"
@@ -32,6 +33,7 @@ using analysis::MicroModel;
 struct AggregateOptions {
   std::string trace;
   formats::ReadOptions read;
+  std::string cache_directory;
   std::string model_in;
   std::string metric = "state-time";
   int slices = 0;  // 0: not given
@@ -53,6 +55,7 @@ struct AggregateOptions {
 // Wall time of each phase, in seconds, for --timings.
 struct Timings {
   double read = 0, model = 0, qualities = 0, p_list = 0, cuts = 0;
+  bool model_from_cache = false;
 };
 
 class Stopwatch {
@@ -116,10 +119,12 @@ MicroModel LoadAggregateModel(const AggregateOptions& o, bool slices_given, bool
   }
   source.types = o.types;
   source.containers = o.containers;
+  source.cache_directory = o.cache_directory;
   ModelTimings t;
   MicroModel model = LoadModel(source, &t);
   timings->read = t.read;
   timings->model = t.model;
+  timings->model_from_cache = t.from_cache;
   return model;
 }
 
@@ -237,6 +242,7 @@ void RunAggregate(const AggregateOptions& o, bool p_given, bool slices_given, bo
   if (o.timings) {
     nlohmann::ordered_json line;
     line["read"] = timings.read;
+    line["model_from_cache"] = timings.model_from_cache;
     line["model"] = timings.model;
     line["qualities"] = timings.qualities;
     line["p_list"] = timings.p_list;
@@ -253,6 +259,11 @@ void RegisterAggregateCommand(CLI::App& app) {
       "aggregate", "Optimal temporal or spatiotemporal aggregation of a microscopic model");
   cmd->add_option("TRACE", options->trace, "Trace to model (any supported format)");
   AddReadOptions(*cmd, options->read);
+  options->cache_directory = analysis::DefaultCacheDirectory();
+  cmd->add_option("--cache", options->cache_directory, "Directory of the model cache (another p, mode or a "
+                  "dividing slice count reuses a model without reading the trace)")->capture_default_str();
+  cmd->add_flag_callback("--no-cache", [options] { options->cache_directory.clear(); },
+                         "Neither read nor write the model cache");
   cmd->add_option("--model-in", options->model_in,
                   "Microscopic model as CSV rows resource,slice,type,value ('-' for stdin)");
   std::string metrics;

@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "analysis/model_cache.h"
 #include "analysis/model_csv.h"
 #include "analysis/trace_model.h"
 #include "cli/trace_loading.h"
@@ -39,6 +45,34 @@ std::vector<std::string> ExpandTypes(const analysis::MicroModel& model, const st
   return ordered;
 }
 
+bool Additive(analysis::Metric m) {
+  using analysis::Metric;
+  return m == Metric::kStateTime || m == Metric::kStateCount || m == Metric::kEventCount || m == Metric::kLinkCount;
+}
+
+// What identifies a model in the cache: the trace files as they are now,
+// how they are read, the metric and the range.
+std::string CacheKey(const ModelSource& s) {
+  nlohmann::json key;
+  for (const auto& f : s.trace) {
+    struct stat st {};
+    if (f == "-" || stat(f.c_str(), &st) != 0) return {};  // standard input and missing files: no cache
+    std::error_code ec;
+    key["files"].push_back({std::filesystem::weakly_canonical(f, ec).string(), static_cast<int64_t>(st.st_size),
+                            static_cast<int64_t>(st.st_mtim.tv_sec), static_cast<int64_t>(st.st_mtim.tv_nsec)});
+  }
+  key["metric"] = s.metric;
+  key["start"] = s.start ? nlohmann::json(*s.start) : nlohmann::json("trace");
+  key["end"] = s.end ? nlohmann::json(*s.end) : nlohmann::json("trace");
+  key["read"] = {s.read.paje.no_strict, s.read.paje.simulator.no_imbrication,
+                 s.read.paje.simulator.ignore_incomplete_links};
+  return key.dump();
+}
+
+// Slices to build so that the cached model serves many later requests:
+// about 900 (the seed's choice), a multiple of the asked count.
+int32_t CachedSlices(int32_t asked) { return asked >= 900 ? asked : asked * (900 / asked); }
+
 }  // namespace
 
 analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings) {
@@ -55,15 +89,25 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
       for (const auto& name : analysis::MetricNames()) known += (known.empty() ? "" : ", ") + name;
       throw UserError("unknown --metric '" + source.metric + "' (known: " + known + ")");
     }
-    LoadedTrace loaded;
-    LoadTrace(source.trace, source.read, loaded);
-    timings->read = Since(last);
-    analysis::ModelRequest request;
-    request.metric = *metric;
-    request.slices = source.slices.value_or(100);
-    request.start = source.start;
-    request.end = source.end;
-    model.emplace(analysis::BuildModel(loaded.trace, request));
+    const int32_t slices = source.slices.value_or(100);
+    if (slices < 1) throw UserError("--slices must be at least 1");
+    const std::string key = source.cache_directory.empty() ? std::string() : CacheKey(source);
+    analysis::ModelCache cache(key.empty() ? std::string() : source.cache_directory);
+    model = cache.Find(key, slices, Additive(*metric));
+    timings->from_cache = model.has_value();
+    if (!model) {
+      LoadedTrace loaded;
+      LoadTrace(source.trace, source.read, loaded);
+      timings->read = Since(last);
+      analysis::ModelRequest request;
+      request.metric = *metric;
+      request.slices = key.empty() || !Additive(*metric) ? slices : CachedSlices(slices);
+      request.start = source.start;
+      request.end = source.end;
+      model.emplace(analysis::BuildModel(loaded.trace, request));
+      if (!key.empty()) cache.Store(key, *model);
+      if (request.slices != slices) model.emplace(model->Coarsen(request.slices / slices));
+    }
   }
   if (!source.types.empty()) model.emplace(model->SelectTypes(ExpandTypes(*model, source.types)));
   if (!source.containers.empty()) model.emplace(model->SelectContainers(source.containers));

@@ -21,6 +21,7 @@ struct ModelSource {
   std::optional<double> start, end;    // trace default: its span
   std::vector<std::string> types;      // model types, or entity types (all their values)
   std::vector<std::string> containers; // slash paths of container subtrees
+  std::string cache_directory;         // model cache; empty: no cache
 };
 
 struct ModelTimings {

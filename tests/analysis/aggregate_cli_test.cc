@@ -145,14 +145,14 @@ TEST(AggregateCliTest, AggregatesATrace) {
   std::string trace = TestFile("generated.trace");
   ASSERT_EQ(std::system((std::string(MACROSCOPE_BINARY) + " generate --depth 2 --arity 3 --events 3000 -o '" +
                          trace + "'").c_str()), 0);
-  Result one = Aggregate("'" + trace + "' --slices 12 --p 1");
+  Result one = Aggregate("'" + trace + "' --no-cache --slices 12 --p 1");
   ASSERT_EQ(one.exit_code, 0) << one.err;
   auto j = nlohmann::json::parse(one.out);
   EXPECT_EQ(j["slices"], 12);
   EXPECT_EQ(j["range"][0], 0.0);
   ASSERT_EQ(j["parts"].size(), 1u);
   EXPECT_EQ(j["parts"][0]["end_slice"], 11);
-  Result micro = Aggregate("'" + trace + "' --slices 12 --p 0 --mode spatiotemporal");
+  Result micro = Aggregate("'" + trace + "' --no-cache --slices 12 --p 0 --mode spatiotemporal");
   ASSERT_EQ(micro.exit_code, 0) << micro.err;
   EXPECT_EQ(nlohmann::json::parse(micro.out)["parts"].size(), 12u * 9u);  // 9 leaves x 12 slices
   Result outside = Aggregate("'" + trace + "' --slices 12 --p 0.5 --start -10 --end 5");
