@@ -9,7 +9,8 @@ CMAKE_ARGS ?=
 DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libsqlite3-dev libzstd-dev libcpp-httplib-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
-  libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time
+  libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time \
+  libcairo2-dev
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
@@ -58,6 +59,8 @@ run: build
 
 bench: build
 	bash bench/dump_vs_pjdump
+	bash bench/aggregation
+	bash bench/loops
 
 clean:
 	rm -rf $(BUILD)
