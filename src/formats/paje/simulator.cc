@@ -320,47 +320,26 @@ void Simulator::FinishLink(uint32_t si, const PendingLink& link, StringId key) {
 
 void Simulator::StartLink(double time, StringId type_identifier, StringId container_identifier,
                           StringId start_identifier, StringId value, StringId key, Extras extras) {
-  ContainerId c = LookupContainer(container_identifier);
-  ContainerId start = LookupContainer(start_identifier, "start container");
-  TypeId type = EntityType(type_identifier, c, TypeKind::kLink);
-  if (trace_.type(type).start_type != trace_.container(start).type)
-    throw SimulationError("container " + Quote(trace_, start_identifier) +
-                          " is not of the start container type of link type " + Quote(trace_, type_identifier));
-  value = ResolveValue(type, value);
-  if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
-  ContainerState& cs = container_states_[c];
-  if (cs.used_keys.count(key))
-    throw SimulationError("link key " + Quote(trace_, key) + " was already used in container " +
-                          Quote(trace_, trace_.container(c).name));
-  uint32_t si = StoreIndex(c, type);
-  EntityStore& s = trace_.store(si);
-  auto it = cs.pending_links.find(key);
-  if (it == cs.pending_links.end()) {
-    PendingLink link{type, time, kOpen, value, start, kNone, s.extras.AddList(extras), 0};
-    cs.pending_links.emplace(key, link);
-    return;
-  }
-  PendingLink link = it->second;
-  link.start = time;
-  link.start_container = start;
-  link.second_extras = s.extras.AddList(extras);
-  if (link.value != value)
-    throw SimulationError("PajeStartLink with value " + Quote(trace_, value) + " but its PajeEndLink (key " +
-                          Quote(trace_, key) + ") had " + Quote(trace_, link.value));
-  CheckTimeOrder(s, link.start);
-  FinishLink(si, link, key);
-  cs.pending_links.erase(it);
-  cs.used_keys.insert(key);
+  LinkEnd(true, time, type_identifier, container_identifier, start_identifier, value, key, extras);
 }
 
 void Simulator::EndLink(double time, StringId type_identifier, StringId container_identifier,
                         StringId end_identifier, StringId value, StringId key, Extras extras) {
+  LinkEnd(false, time, type_identifier, container_identifier, end_identifier, value, key, extras);
+}
+
+// Either half of a link: the first to come waits under its key in the
+// holding container; the second completes the link, which is stored then.
+void Simulator::LinkEnd(bool is_start, double time, StringId type_identifier, StringId container_identifier,
+                        StringId peer_identifier, StringId value, StringId key, Extras extras) {
+  const char* side = is_start ? "start" : "end";
   ContainerId c = LookupContainer(container_identifier);
-  ContainerId end = LookupContainer(end_identifier, "end container");
+  ContainerId peer = LookupContainer(peer_identifier, is_start ? "start container" : "end container");
   TypeId type = EntityType(type_identifier, c, TypeKind::kLink);
-  if (trace_.type(type).end_type != trace_.container(end).type)
-    throw SimulationError("container " + Quote(trace_, end_identifier) +
-                          " is not of the end container type of link type " + Quote(trace_, type_identifier));
+  const Type& link_type = trace_.type(type);
+  if ((is_start ? link_type.start_type : link_type.end_type) != trace_.container(peer).type)
+    throw SimulationError("container " + Quote(trace_, peer_identifier) + " is not of the " + side +
+                          " container type of link type " + Quote(trace_, type_identifier));
   value = ResolveValue(type, value);
   if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   ContainerState& cs = container_states_[c];
@@ -370,19 +349,20 @@ void Simulator::EndLink(double time, StringId type_identifier, StringId containe
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
   auto it = cs.pending_links.find(key);
-  if (it == cs.pending_links.end()) {
-    PendingLink link{type, kOpen, time, value, kNone, end, s.extras.AddList(extras), 0};
+  const bool first = it == cs.pending_links.end();
+  PendingLink link = first ? PendingLink{type, kOpen, kOpen, value, kNone, kNone, 0, 0} : it->second;
+  (is_start ? link.start : link.end) = time;
+  (is_start ? link.start_container : link.end_container) = peer;
+  (first ? link.first_extras : link.second_extras) = s.extras.AddList(extras);
+  if (first) {
     cs.pending_links.emplace(key, link);
     return;
   }
-  PendingLink link = it->second;
-  link.end = time;
-  link.end_container = end;
-  link.second_extras = s.extras.AddList(extras);
   if (link.value != value)
-    throw SimulationError("PajeEndLink with value " + Quote(trace_, value) + " but its PajeStartLink (key " +
-                          Quote(trace_, key) + ") had " + Quote(trace_, link.value));
-  CheckTimeOrder(s, link.end);
+    throw SimulationError(std::string(is_start ? "PajeStartLink" : "PajeEndLink") + " with value " +
+                          Quote(trace_, value) + " but its " + (is_start ? "PajeEndLink" : "PajeStartLink") +
+                          " (key " + Quote(trace_, key) + ") had " + Quote(trace_, link.value));
+  CheckTimeOrder(s, time);
   FinishLink(si, link, key);
   cs.pending_links.erase(it);
   cs.used_keys.insert(key);

@@ -110,6 +110,8 @@ class Simulator {
   void Destroy(ContainerId container, double time);
   void DestroyTree(ContainerId container, double time);
   void FinishLink(uint32_t store, const PendingLink& link, StringId key);
+  void LinkEnd(bool is_start, double time, StringId type, StringId container, StringId peer, StringId value,
+               StringId key, Extras extras);
 
   Trace& trace_;
   SimulatorOptions options_;
