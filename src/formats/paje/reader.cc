@@ -1,5 +1,7 @@
 #include "formats/paje/reader.h"
 
+#include <pthread.h>
+
 #include <exception>
 #include <thread>
 
@@ -68,6 +70,7 @@ ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
   Simulator simulator(trace, options.simulator);
   std::exception_ptr decoder_failure;
   std::thread worker([&] {
+    pthread_setname_np(pthread_self(), "paje-decoder");  // tells the threads apart in profiles
     try {
       decode(decoder);
     } catch (...) {  // not a UserError (those travel in the block): an internal error
