@@ -1,6 +1,8 @@
 #include "analysis/spatiotemporal_partition.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -25,45 +27,121 @@ struct NodeTable {
   }
 };
 
-// A worker's scratch for one node: its atoms and spatial cuts (triangle
-// layout), and its best pIC, gain and loss transposed ([j * n + r] is
-// (r, j)) so that the cut scan reads them contiguously.
+// TieRule with its tolerances in reach, and Better() as one expression of
+// the same comparisons (no branches: the outcome is data-dependent).
+struct Tolerances {
+  Tolerances() = default;
+  Tolerances(double p, double reference_gain, double reference_loss)
+      : gain(kRelativeEpsilon * std::fabs(reference_gain)),
+        loss(kRelativeEpsilon * std::fabs(reference_loss)),
+        pic(TieRule(p, reference_gain, reference_loss).pic_tolerance()) {}
+  bool Better(double pic_a, double gain_a, double loss_a, double pic_b, double gain_b,
+              double loss_b) const {
+    const bool pic_up = pic_a > pic_b + pic;
+    const bool pic_level = !(pic_a < pic_b - pic);
+    const bool gain_up = gain_a > gain_b + gain;
+    const bool gain_level = !(gain_a < gain_b - gain);
+    const bool loss_down = loss_a < loss_b - loss;
+    return pic_up | (pic_level & (gain_up | (gain_level & loss_down)));
+  }
+  double gain = 0;
+  double loss = 0;
+  double pic = 0;
+};
+
+// Width of a block of intervals [i, j0..j0+kBlock-1] scanned together; the
+// square table's rows are padded to a multiple of it.
+constexpr int32_t kBlock = 8;
+
+// How many rows ahead the qualities are prefetched.
+constexpr int32_t kPrefetchRows = 3;
+
+// A worker's scratch for one node: the spatial cuts and the atoms of the
+// current row i ((i, j) at [j - i]); the node's best pIC in a square layout,
+// row r holding (r, j) at [r * stride + j] with -inf for j < r and in the
+// padding, so that a block of a row can be read whole (the -inf lanes never
+// win); and the current row's results of the cut scan.
 struct Scratch {
-  NodeTable atom;
   NodeTable split;
-  std::vector<double> pic;
-  std::vector<double> gain;
-  std::vector<double> loss;
+  NodeTable atom;
+  std::vector<double> square;
+  // The best's gain, loss and part count, in the same square layout.
+  std::vector<double> square_gain;
+  std::vector<double> square_loss;
+  std::vector<int64_t> square_parts;
+  int32_t stride = 0;
+  std::vector<double> top;     // largest pIC of a cut, per j
+  std::vector<double> second;  // the second largest (equal values count twice)
+  std::vector<double> arg;     // the first c reaching `top`
+  std::vector<Tolerances> tolerances;  // of the parts of row i, at [j - i]
+  // Tables no longer in use, for reuse.
+  std::vector<std::unique_ptr<NodeTable>> pool;
   void Resize(int32_t n) {
-    atom.Resize(TriangleSize(n));
-    split.Resize(TriangleSize(n));
-    size_t size = static_cast<size_t>(n) * n;
-    pic.resize(size);
-    gain.resize(size);
-    loss.resize(size);
+    split.Resize(n);
+    atom.Resize(n);
+    stride = (n + kBlock - 1) / kBlock * kBlock;
+    // Only the cells (r, j), r <= j < n, are ever written: the rest stays
+    // -inf across nodes.
+    square.assign(static_cast<size_t>(n) * stride, -std::numeric_limits<double>::infinity());
+    square_gain.assign(static_cast<size_t>(n) * stride, 0.0);
+    square_loss.assign(static_cast<size_t>(n) * stride, 0.0);
+    square_parts.assign(static_cast<size_t>(n) * stride, 0);
+    top.resize(stride);
+    second.resize(stride);
+    arg.resize(stride);
+    tolerances.resize(n);
   }
 };
 
-// max over k < len of a[k] + b[k] (-inf when len = 0): the hot loop of the
-// cut scan, compiled for AVX2 and baseline. The simd reduction lets the
-// compiler reorder the maxima, which is exact.
-__attribute__((target_clones("avx2", "default"))) double MaxOfSums(const double* a, const double* b,
-                                                                   int32_t len) {
-  double top = -std::numeric_limits<double>::infinity();
-#pragma omp simd reduction(max : top)
-  for (int32_t k = 0; k < len; ++k) top = std::max(top, a[k] + b[k]);
-  return top;
-}
+using Vec4 = double __attribute__((vector_size(32)));
 
-// How many k < len have a[k] + b[k] >= floor (computed exactly as in the
-// scan that follows it, so the counts agree).
-__attribute__((target_clones("avx2", "default"))) int32_t CountAtLeast(const double* a,
-                                                                       const double* b, int32_t len,
-                                                                       double floor) {
-  int32_t count = 0;
-#pragma omp simd reduction(+ : count)
-  for (int32_t k = 0; k < len; ++k) count += (a[k] + b[k] >= floor) ? 1 : 0;
-  return count;
+// The cut scan of row i: for every j > i (in blocks of kBlock, aligned),
+// over c in [i, j - 1], the largest and second largest of
+// atom_pic[c - i] + square[(c + 1) * stride + j] and the first c reaching
+// the largest. Each c adds one scalar to one contiguous block of row c + 1;
+// the lanes with j <= c read -inf. Compiled for AVX-512, AVX2 and baseline;
+// max and min are exact, so the results do not depend on the lane order.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void ScanRow(
+    const double* atom_pic, const double* square, int32_t stride, int32_t n, int32_t i, double* top,
+    double* second, double* arg) {
+  constexpr int kVecs = kBlock / 4;
+  const Vec4 minus_inf = {-std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity()};
+  for (int32_t j0 = (i + 1) / kBlock * kBlock; j0 < n; j0 += kBlock) {
+    Vec4 m1[kVecs];
+    Vec4 m2[kVecs];
+    Vec4 at[kVecs];
+    for (int v = 0; v < kVecs; ++v) {
+      m1[v] = minus_inf;
+      m2[v] = minus_inf;
+      at[v] = Vec4{0, 0, 0, 0};
+    }
+    const int32_t c_end = std::min(j0 + kBlock, n) - 1;  // c < the block's last j
+    const double* row = square + static_cast<size_t>(i + 1) * stride + j0;
+    for (int32_t c = i; c < c_end; ++c, row += stride) {
+      const double a = atom_pic[c - i];
+      const Vec4 s = {a, a, a, a};
+      const double cd = static_cast<double>(c);
+      const Vec4 cv = {cd, cd, cd, cd};
+      for (int v = 0; v < kVecs; ++v) {
+        Vec4 x;
+        std::memcpy(&x, row + 4 * v, sizeof(x));
+        x = s + x;
+        const auto greater = x > m1[v];
+        const Vec4 low = x < m1[v] ? x : m1[v];
+        m2[v] = low > m2[v] ? low : m2[v];
+        m1[v] = greater ? x : m1[v];
+        at[v] = greater ? cv : at[v];
+      }
+    }
+    for (int v = 0; v < kVecs; ++v) {
+      std::memcpy(top + j0 + 4 * v, &m1[v], sizeof(Vec4));
+      std::memcpy(second + j0 + 4 * v, &m2[v], sizeof(Vec4));
+      std::memcpy(arg + j0 + 4 * v, &at[v], sizeof(Vec4));
+    }
+  }
 }
 
 // Post-order of the subtree under `top`.
@@ -108,6 +186,10 @@ SpatiotemporalAggregation::SpatiotemporalAggregation(SpatiotemporalQualities qua
   for (NodeId k : tree.PostOrder()) {
     if (is_upper[k]) upper_.push_back(k);
   }
+  persist_.assign(tree.size(), 0);
+  for (NodeId k = 0; k < tree.size(); ++k) {
+    persist_[k] = k == Hierarchy::kRoot || is_upper[tree.Parent(k)];
+  }
   preorder_rank_.assign(tree.size(), 0);
   // Pre-order rank: reverse post-order of a right-to-left walk is not it, so
   // walk explicitly.
@@ -136,135 +218,247 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
   const size_t triangle = TriangleSize(n);
   const size_t cells = keep_cuts ? tree.size() * triangle : 0;
   Solution solution;
-  solution.cut.assign(cells, 0);
-  solution.spatial.assign(cells, 0);
-  // Without keep_cuts, one node's worth of scratch per worker stands in.
-  std::vector<std::vector<int32_t>> scratch_cuts(keep_cuts ? 0 : threads_,
-                                                 std::vector<int32_t>(triangle));
-  std::vector<std::vector<char>> scratch_spatial(keep_cuts ? 0 : threads_,
-                                                 std::vector<char>(triangle));
+  if (keep_cuts) {
+    // Every cell is written below.
+    solution.cut = std::make_unique_for_overwrite<int32_t[]>(cells);
+    solution.spatial = std::make_unique_for_overwrite<char[]>(cells);
+  }
+  // The best of the nodes in persist_ (solved by different workers).
   std::vector<std::unique_ptr<NodeTable>> tables(tree.size());
-
-  // Solves node k; its children's tables are complete.
-  auto solve_node = [&](NodeId k, Scratch& scratch, int worker) {
-    auto table = std::make_unique<NodeTable>();
-    table->Resize(triangle);
-    NodeTable& atom = scratch.atom;
-    int32_t* cut = keep_cuts ? solution.cut.data() + static_cast<size_t>(k) * triangle
-                             : scratch_cuts[worker].data();
-    char* spatial = keep_cuts ? solution.spatial.data() + static_cast<size_t>(k) * triangle
-                              : scratch_spatial[worker].data();
-    auto children = tree.Children(k);
-    // The spatial cut of every interval: sums of the children's best, one
-    // child at a time over contiguous tables (same order as a per-interval
-    // sum, so the same values).
-    if (!children.empty()) {
-      NodeTable& split = scratch.split;
-      std::fill(split.pic.begin(), split.pic.end(), 0.0);
-      std::fill(split.gain.begin(), split.gain.end(), 0.0);
-      std::fill(split.loss.begin(), split.loss.end(), 0.0);
-      std::fill(split.parts.begin(), split.parts.end(), 0);
-      for (NodeId child : children) {
-        const NodeTable& t = *tables[child];
-        for (size_t x = 0; x < triangle; ++x) {
-          split.pic[x] += t.pic[x];
-          split.gain[x] += t.gain[x];
-          split.loss[x] += t.loss[x];
-          split.parts[x] += t.parts[x];
-        }
-      }
+  // For a node inside a frontier subtree, the sum of its children's best,
+  // accumulated row by row as each child is solved (children in order, so
+  // each cell is the same sum from 0 as a per-interval one).
+  std::vector<std::unique_ptr<NodeTable>> sums(tree.size());
+  auto from_pool = [&](Scratch& scratch) {
+    std::unique_ptr<NodeTable> table;
+    if (scratch.pool.empty()) {
+      table = std::make_unique<NodeTable>();
+      table->Resize(triangle);
+    } else {
+      table = std::move(scratch.pool.back());
+      scratch.pool.pop_back();
     }
+    return table;
+  };
+
+  // Solves node k; its children are solved.
+  auto solve_node = [&](NodeId k, Scratch& scratch) {
+    std::unique_ptr<NodeTable> kept = persist_[k] ? from_pool(scratch) : nullptr;
+    NodeTable* table = kept.get();  // null unless k's table is kept whole
+    // The parent's sums, when it accumulates k (k's row i is added to them
+    // once solved).
+    NodeTable* parent_sums = nullptr;
+    bool first_child = false;
+    if (!persist_[k]) {
+      const NodeId parent = tree.Parent(k);
+      first_child = tree.Children(parent).front() == k;
+      if (first_child) sums[parent] = from_pool(scratch);
+      parent_sums = sums[parent].get();
+    }
+    int32_t* cut = keep_cuts ? solution.cut.get() + static_cast<size_t>(k) * triangle : nullptr;
+    char* spatial = keep_cuts ? solution.spatial.get() + static_cast<size_t>(k) * triangle : nullptr;
+    const int32_t stride = scratch.stride;
+    auto children = tree.Children(k);
+    const NodeTable* own_sums = sums[k].get();
+    // Atoms of row i at [c - i].
+    double* atom_pic = scratch.atom.pic.data();
+    double* atom_gain = scratch.atom.gain.data();
+    double* atom_loss = scratch.atom.loss.data();
+    int64_t* atom_parts = scratch.atom.parts.data();
     for (int32_t i = n - 1; i >= 0; --i) {
+      const int32_t len = n - i;
       const double* part_gain = qualities_.gain_row(k, i);
       const double* part_loss = qualities_.loss_row(k, i);
+      if (i >= kPrefetchRows) {
+        // A later row's qualities (rows are visited backwards, which the
+        // hardware prefetcher follows poorly).
+        const int32_t ahead = i - kPrefetchRows;
+        const char* next_gain = reinterpret_cast<const char*>(qualities_.gain_row(k, ahead));
+        const char* next_loss = reinterpret_cast<const char*>(qualities_.loss_row(k, ahead));
+        for (size_t b = 0; b < static_cast<size_t>(n - ahead) * sizeof(double); b += 64) {
+          __builtin_prefetch(next_gain + b);
+          __builtin_prefetch(next_loss + b);
+        }
+      }
       const size_t row = TriangleRow(n, i);
+      // The spatial cuts of row i: sums of the children's best, one child at
+      // a time (in the children's order, from 0).
+      const double* split_pic = nullptr;
+      const double* split_gain = nullptr;
+      const double* split_loss = nullptr;
+      const int64_t* split_parts = nullptr;
+      if (own_sums) {
+        split_pic = own_sums->pic.data() + row;
+        split_gain = own_sums->gain.data() + row;
+        split_loss = own_sums->loss.data() + row;
+        split_parts = own_sums->parts.data() + row;
+      } else if (!children.empty()) {
+        double* sum_pic = scratch.split.pic.data();
+        double* sum_gain = scratch.split.gain.data();
+        double* sum_loss = scratch.split.loss.data();
+        int64_t* sum_parts = scratch.split.parts.data();
+        std::fill_n(sum_pic, len, 0.0);
+        std::fill_n(sum_gain, len, 0.0);
+        std::fill_n(sum_loss, len, 0.0);
+        std::fill_n(sum_parts, len, 0);
+        for (NodeId child : children) {
+          const NodeTable& t = *tables[child];
+          const double* t_pic = t.pic.data() + row;
+          const double* t_gain = t.gain.data() + row;
+          const double* t_loss = t.loss.data() + row;
+          const int64_t* t_parts = t.parts.data() + row;
+          for (int32_t q = 0; q < len; ++q) {
+            sum_pic[q] += t_pic[q];
+            sum_gain[q] += t_gain[q];
+            sum_loss[q] += t_loss[q];
+            sum_parts[q] += t_parts[q];
+          }
+        }
+        split_pic = sum_pic;
+        split_gain = sum_gain;
+        split_loss = sum_loss;
+        split_parts = sum_parts;
+      }
       // Atoms of row i: the part itself or, better, the children's best.
-      const double* split_pic = scratch.split.pic.data() + row;
-      const double* split_gain = scratch.split.gain.data() + row;
-      const double* split_loss = scratch.split.loss.data() + row;
-      const int64_t* split_parts = scratch.split.parts.data() + row;
-      double* row_atom_pic = atom.pic.data() + row;
-      double* row_atom_gain = atom.gain.data() + row;
-      double* row_atom_loss = atom.loss.data() + row;
-      int64_t* row_atom_parts = atom.parts.data() + row;
-      char* row_spatial = spatial + row;
-      for (int32_t q = 0; q < n - i; ++q) {
+      const bool has_split = split_pic != nullptr;
+      for (int32_t q = 0; q < len; ++q) {
         const double g0 = part_gain[q];
         const double l0 = part_loss[q];
         const double pic0 = Pic(p, g0, l0);
-        const bool split =
-            !children.empty() &&
-            TieRule(p, g0, l0).Better(split_pic[q], split_gain[q], split_loss[q], pic0, g0, l0);
-        row_atom_pic[q] = split ? split_pic[q] : pic0;
-        row_atom_gain[q] = split ? split_gain[q] : g0;
-        row_atom_loss[q] = split ? split_loss[q] : l0;
-        row_atom_parts[q] = split ? split_parts[q] : 1;
-        row_spatial[q] = split ? 1 : 0;
+        const Tolerances tol(p, g0, l0);
+        scratch.tolerances[q] = tol;
+        // Read only when there is a split (the pointers are null otherwise).
+        const double s_pic = has_split ? split_pic[q] : 0.0;
+        const double s_gain = has_split ? split_gain[q] : 0.0;
+        const double s_loss = has_split ? split_loss[q] : 0.0;
+        const bool split = has_split & tol.Better(s_pic, s_gain, s_loss, pic0, g0, l0);
+        atom_pic[q] = split ? s_pic : pic0;
+        atom_gain[q] = split ? s_gain : g0;
+        atom_loss[q] = split ? s_loss : l0;
+        atom_parts[q] = split ? split_parts[q] : 1;
+        if (spatial) spatial[row + q] = split ? 1 : 0;
       }
       // Best of row i: the atom, or a leftmost cut c: atom [i, c] followed
-      // by the best of [c + 1, j] (rows below i are complete).
-      const double* atom_pic = atom.pic.data() + row;  // (i, c) at [c - i]
-      const double* atom_gain = atom.gain.data() + row;
-      const double* atom_loss = atom.loss.data() + row;
-      for (int32_t j = i; j < n; ++j) {
+      // by the best of [c + 1, j] (rows below i are complete). The scan
+      // finds, per j, the largest pIC over the cuts, the second largest and
+      // where the largest is first reached. The tie rule is then applied,
+      // in the order of c, to the cuts within tolerance of the overall best
+      // (the atom's or the largest cut's), starting from the atom: that is
+      // the largest cut alone (or none) unless the second is within
+      // tolerance too, when every cut is checked.
+      const size_t square_row = static_cast<size_t>(i) * stride;
+      double* best_pic_row = scratch.square.data() + square_row;
+      double* best_gain_row = scratch.square_gain.data() + square_row;
+      double* best_loss_row = scratch.square_loss.data() + square_row;
+      int64_t* best_parts_row = scratch.square_parts.data() + square_row;
+      const double* square_gain = scratch.square_gain.data();
+      const double* square_loss = scratch.square_loss.data();
+      const int64_t* square_parts = scratch.square_parts.data();
+      ScanRow(atom_pic, scratch.square.data(), stride, n, i, scratch.top.data(),
+              scratch.second.data(), scratch.arg.data());
+      {
+        // (i, i): the atom.
+        if (cut) cut[row] = i;
+        best_pic_row[i] = atom_pic[0];
+        best_gain_row[i] = atom_gain[0];
+        best_loss_row[i] = atom_loss[0];
+        best_parts_row[i] = atom_parts[0];
+      }
+      for (int32_t j = i + 1; j < n; ++j) {
         const size_t index = row + (j - i);
-        TieRule rule(p, part_gain[j - i], part_loss[j - i]);
-        int32_t best_cut = j;
+        const Tolerances& tol = scratch.tolerances[j - i];
+        const double cut_top = scratch.top[j];
         double best_pic = atom_pic[j - i];
         double best_gain = atom_gain[j - i];
         double best_loss = atom_loss[j - i];
-        int64_t best_parts = atom.parts[index];
-        if (j > i) {
-          // (r, j) for r in (i, j] at [r] of the transposed buffers.
-          const double* col_pic = scratch.pic.data() + static_cast<size_t>(j) * n;
-          const double* col_gain = scratch.gain.data() + static_cast<size_t>(j) * n;
-          const double* col_loss = scratch.loss.data() + static_cast<size_t>(j) * n;
-          // Pass 1: the largest pIC over the cuts (vectorised).
-          const double cut_top = MaxOfSums(atom_pic, col_pic + i + 1, j - i);
-          const double top = std::max(cut_top, best_pic);
-          // Pass 2: the tie rule among the cuts within tolerance of it
-          // (usually one: each partition has a single leftmost-cut form);
-          // counted first (vectorised) so that the scan can stop early.
-          const double floor = top - rule.pic_tolerance();
-          int32_t near =
-              cut_top < floor ? 0 : CountAtLeast(atom_pic, col_pic + i + 1, j - i, floor);
-          for (int32_t c = i; near > 0; ++c) {
-            const double pic = atom_pic[c - i] + col_pic[c + 1];
+        int64_t best_parts = atom_parts[j - i];
+        int32_t best_cut = j;
+        const double floor = std::max(cut_top, best_pic) - tol.pic;
+        if (scratch.second[j] >= floor) [[unlikely]] {
+          // Several cuts within tolerance.
+          const double* column = scratch.square.data() + j;  // (r, j) at [r * stride]
+          for (int32_t c = i; c < j; ++c) {
+            const double pic = atom_pic[c - i] + column[static_cast<size_t>(c + 1) * stride];
             if (pic < floor) continue;
-            --near;
-            const double g = atom_gain[c - i] + col_gain[c + 1];
-            const double l = atom_loss[c - i] + col_loss[c + 1];
-            if (rule.Better(pic, g, l, best_pic, best_gain, best_loss)) {
+            const size_t below = static_cast<size_t>(c + 1) * stride + j;
+            const double g = atom_gain[c - i] + square_gain[below];
+            const double l = atom_loss[c - i] + square_loss[below];
+            if (tol.Better(pic, g, l, best_pic, best_gain, best_loss)) {
               best_cut = c;
               best_gain = g;
               best_loss = l;
               best_pic = pic;
-              best_parts = atom.parts[row + (c - i)] + table->parts[TriangleIndex(n, c + 1, j)];
+              best_parts = atom_parts[c - i] + square_parts[below];
             }
           }
+        } else {
+          // At most one: the largest (its pIC is cut_top), if within
+          // tolerance. Without branches: which one wins is data-dependent.
+          const auto c = static_cast<int32_t>(scratch.arg[j]);
+          const size_t below = static_cast<size_t>(c + 1) * stride + j;
+          const double g = atom_gain[c - i] + square_gain[below];
+          const double l = atom_loss[c - i] + square_loss[below];
+          const int64_t parts = atom_parts[c - i] + square_parts[below];
+          const bool take =
+              (cut_top >= floor) & tol.Better(cut_top, g, l, best_pic, best_gain, best_loss);
+          best_cut = take ? c : best_cut;
+          best_pic = take ? cut_top : best_pic;
+          best_gain = take ? g : best_gain;
+          best_loss = take ? l : best_loss;
+          best_parts = take ? parts : best_parts;
         }
-        cut[index] = best_cut;
-        table->pic[index] = best_pic;
-        table->gain[index] = best_gain;
-        table->loss[index] = best_loss;
-        table->parts[index] = best_parts;
-        const size_t transposed = static_cast<size_t>(j) * n + i;
-        scratch.pic[transposed] = best_pic;
-        scratch.gain[transposed] = best_gain;
-        scratch.loss[transposed] = best_loss;
+        if (cut) cut[index] = best_cut;
+        best_pic_row[j] = best_pic;
+        best_gain_row[j] = best_gain;
+        best_loss_row[j] = best_loss;
+        best_parts_row[j] = best_parts;
+      }
+      if (table) {
+        std::copy_n(best_pic_row + i, len, table->pic.data() + row);
+        std::copy_n(best_gain_row + i, len, table->gain.data() + row);
+        std::copy_n(best_loss_row + i, len, table->loss.data() + row);
+        std::copy_n(best_parts_row + i, len, table->parts.data() + row);
+      }
+      if (parent_sums) {
+        const double* t_pic = best_pic_row + i;
+        const double* t_gain = best_gain_row + i;
+        const double* t_loss = best_loss_row + i;
+        const int64_t* t_parts = best_parts_row + i;
+        double* sum_pic = parent_sums->pic.data() + row;
+        double* sum_gain = parent_sums->gain.data() + row;
+        double* sum_loss = parent_sums->loss.data() + row;
+        int64_t* sum_parts = parent_sums->parts.data() + row;
+        if (first_child) {
+          for (int32_t q = 0; q < len; ++q) {
+            sum_pic[q] = 0.0 + t_pic[q];
+            sum_gain[q] = 0.0 + t_gain[q];
+            sum_loss[q] = 0.0 + t_loss[q];
+            sum_parts[q] = t_parts[q];
+          }
+        } else {
+          for (int32_t q = 0; q < len; ++q) {
+            sum_pic[q] += t_pic[q];
+            sum_gain[q] += t_gain[q];
+            sum_loss[q] += t_loss[q];
+            sum_parts[q] += t_parts[q];
+          }
+        }
       }
     }
-    for (NodeId child : children) tables[child].reset();
-    tables[k] = std::move(table);
+    if (sums[k]) scratch.pool.push_back(std::move(sums[k]));
+    for (NodeId child : children) {
+      if (tables[child]) scratch.pool.push_back(std::move(tables[child]));
+    }
+    if (kept) tables[k] = std::move(kept);
   };
 
   std::vector<Scratch> scratch(threads_);
   ParallelFor(static_cast<int64_t>(frontier_.size()), threads_, [&](int64_t f, int worker) {
-    scratch[worker].Resize(n);
-    for (NodeId k : SubtreePostOrder(tree, frontier_[f])) solve_node(k, scratch[worker], worker);
+    if (scratch[worker].stride == 0) scratch[worker].Resize(n);
+    for (NodeId k : SubtreePostOrder(tree, frontier_[f])) solve_node(k, scratch[worker]);
   });
-  scratch[0].Resize(n);
-  for (NodeId k : upper_) solve_node(k, scratch[0], 0);
+  if (scratch[0].stride == 0) scratch[0].Resize(n);
+  for (NodeId k : upper_) solve_node(k, scratch[0]);
 
   const NodeTable& root = *tables[Hierarchy::kRoot];
   size_t whole = TriangleIndex(n, 0, n - 1);

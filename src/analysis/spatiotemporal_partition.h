@@ -14,16 +14,25 @@
 // tie-rule path the hot path at small p). Comparisons follow the tie rule
 // of quality.h (reference: the part (k, [i, j])); a full tie keeps the
 // first candidate in the order above. O(|H| |T|^3) per p. The cut scan
-// first finds the maximum pIC over c on contiguous rows (best's columns
-// are kept transposed), then applies the tie rule only to the candidates
-// within tolerance of it.
+// of a row i runs over c outside and a block of j inside: atom[k,i,c] plus
+// a contiguous block of row c + 1 of best's pIC (kept in a square layout,
+// -inf below the diagonal), keeping per j the largest pIC, the second
+// largest and the first c reaching the largest (vectorised, AVX-512/AVX2
+// clones). The tie rule then needs, per interval, only the largest cut
+// against the atom (without branches) unless the second is within
+// tolerance too, when every cut within tolerance is checked in order of c,
+// as a plain scan would.
 //
 // Subtrees are solved in parallel: a frontier of disjoint subtrees is cut
 // from the top of the tree, each solved by one worker, then the nodes above
-// it are solved in post-order. Per-node tables live only until the parent
-// has used them.
+// it are solved in post-order. Inside a subtree a node's best is never
+// stored whole: each row, once solved, is added to its parent's spatial
+// sums (children in order, so the sums are the same), and the worker's
+// scratch stays in cache; only the frontier's and upper nodes' tables are
+// kept whole for their parent. Tables are pooled per worker.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "analysis/aggregation.h"
@@ -47,8 +56,8 @@ class SpatiotemporalAggregation : public Aggregation {
   struct Solution {
     // Per (node, interval): cut = j: best is the atom; else the leftmost
     // cut c. spatial: the atom is the children's best, not the part.
-    std::vector<int32_t> cut;
-    std::vector<char> spatial;
+    std::unique_ptr<int32_t[]> cut;
+    std::unique_ptr<char[]> spatial;
     Quality best;  // of (root, whole range)
   };
   // keep_cuts: fill Solution::cut and ::spatial (needed only to rebuild
@@ -60,6 +69,10 @@ class SpatiotemporalAggregation : public Aggregation {
   std::vector<NodeId> frontier_;  // roots of the subtrees solved in parallel
   std::vector<NodeId> upper_;     // the nodes above them, in post-order
   std::vector<int32_t> preorder_rank_;
+  // Nodes whose best table is kept whole for the parent (the root, and the
+  // children of upper_ nodes); the others are summed into their parent's
+  // spatial cuts row by row as they are solved.
+  std::vector<char> persist_;
 };
 
 }  // namespace macroscope::analysis

@@ -19,6 +19,7 @@
 #include "analysis/spatiotemporal_partition.h"
 #include "analysis/temporal_partition.h"
 #include "analysis/trace_model.h"
+#include "cli/aggregate_options.h"
 #include "cli/commands.h"
 #include "cli/model_loading.h"
 #include "cli/trace_loading.h"
@@ -30,26 +31,14 @@ namespace {
 
 using analysis::MicroModel;
 
-struct AggregateOptions {
-  std::string trace;
-  formats::ReadOptions read;
-  std::string cache_directory;
-  std::string model_in;
-  std::string metric = "state-time";
-  int slices = 0;  // 0: not given
-  std::string mode = "temporal";
-  double p = -1;  // < 0: not given
+// The options only `aggregate` has; the shared ones are in aggregate_options.h.
+struct AggregateCommandOptions {
+  AggregateOptions shared;
   bool plist = false;
   std::string plist_method = "exact";
   double threshold = 1e-4;
-  double start = NAN;
-  double end = NAN;
-  std::vector<std::string> types;
-  std::vector<std::string> containers;
-  bool normalize = false;
   std::string format = "json";
   bool timings = false;
-  int threads = 0;
 };
 
 // Wall time of each phase, in seconds, for --timings.
@@ -71,22 +60,9 @@ class Stopwatch {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-void Validate(const AggregateOptions& o, bool p_given, bool slices_given, bool start_given,
-              bool end_given) {
-  if (!o.trace.empty() && !o.model_in.empty()) {
-    throw UserError("give either a TRACE or --model-in, not both");
-  }
-  if (o.trace.empty() && o.model_in.empty()) throw UserError("give a TRACE or --model-in FILE.csv");
-  if (p_given == o.plist) throw UserError("give exactly one of --p P and --plist");
-  if (p_given && !(o.p >= 0 && o.p <= 1)) {
-    std::ostringstream text;
-    text << "--p must be in [0, 1], got " << o.p;
-    throw UserError(text.str());
-  }
-  if (slices_given && o.slices < 1) throw UserError("--slices must be at least 1");
-  if (o.mode != "temporal" && o.mode != "spatiotemporal") {
-    throw UserError("--mode must be temporal or spatiotemporal, got '" + o.mode + "'");
-  }
+void Validate(const AggregateCommandOptions& o) {
+  ValidateAggregateOptions(o.shared);
+  if (o.shared.p_given() == o.plist) throw UserError("give exactly one of --p P and --plist");
   if (o.format != "json" && o.format != "csv") {
     throw UserError("--format must be json or csv, got '" + o.format + "'");
   }
@@ -94,38 +70,6 @@ void Validate(const AggregateOptions& o, bool p_given, bool slices_given, bool s
     throw UserError("--plist-method must be exact or dichotomy, got '" + o.plist_method + "'");
   }
   if (!(o.threshold > 0 && o.threshold < 1)) throw UserError("--threshold must be in (0, 1)");
-  if (!analysis::MetricFromName(o.metric)) {
-    std::string known;
-    for (const auto& name : analysis::MetricNames()) known += (known.empty() ? "" : ", ") + name;
-    throw UserError("unknown --metric '" + o.metric + "' (known: " + known + ")");
-  }
-  if (start_given != end_given) throw UserError("give both --start and --end, or neither");
-  if (start_given && !(std::isfinite(o.start) && std::isfinite(o.end) && o.start < o.end)) {
-    throw UserError("--start must be before --end");
-  }
-}
-
-MicroModel LoadAggregateModel(const AggregateOptions& o, bool slices_given, bool range_given,
-                              Timings* timings) {
-  ModelSource source;
-  if (!o.trace.empty()) source.trace = {o.trace};
-  source.model_in = o.model_in;
-  source.read = o.read;
-  source.metric = o.metric;
-  if (slices_given) source.slices = o.slices;
-  if (range_given) {
-    source.start = o.start;
-    source.end = o.end;
-  }
-  source.types = o.types;
-  source.containers = o.containers;
-  source.cache_directory = o.cache_directory;
-  ModelTimings t;
-  MicroModel model = LoadModel(source, &t);
-  timings->read = t.read;
-  timings->model = t.model;
-  timings->model_from_cache = t.from_cache;
-  return model;
 }
 
 std::string CsvNumber(double x) {
@@ -144,10 +88,10 @@ std::string CsvField(const std::string& s) {
   return out + '"';
 }
 
-void WritePartition(const AggregateOptions& o, const MicroModel& model,
+void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,
                     const analysis::Aggregation& aggregation,
                     const analysis::Partition& partition) {
-  const bool spatial = o.mode == "spatiotemporal";
+  const bool spatial = o.shared.mode == "spatiotemporal";
   const auto& tree = model.hierarchy();
   if (o.format == "csv") {
     std::string suffix = aggregation.normalized() ? "_normalized" : "";
@@ -166,7 +110,7 @@ void WritePartition(const AggregateOptions& o, const MicroModel& model,
     out["range"] = nullptr;
   }
   out["slices"] = model.slices();
-  out["p"] = o.p;
+  out["p"] = o.shared.p;
   out["gain"] = partition.quality.gain;
   out["loss"] = partition.quality.loss;
   out["normalized"] = aggregation.normalized();
@@ -184,7 +128,7 @@ void WritePartition(const AggregateOptions& o, const MicroModel& model,
   std::cout << out.dump() << "\n";
 }
 
-void WritePList(const AggregateOptions& o, const analysis::Aggregation& aggregation,
+void WritePList(const AggregateCommandOptions& o, const analysis::Aggregation& aggregation,
                 const std::vector<analysis::PListEntry>& list) {
   if (o.format == "csv") {
     std::string suffix = aggregation.normalized() ? "_normalized" : "";
@@ -207,24 +151,17 @@ void WritePList(const AggregateOptions& o, const analysis::Aggregation& aggregat
   std::cout << out.dump() << "\n";
 }
 
-void RunAggregate(const AggregateOptions& o, bool p_given, bool slices_given, bool start_given,
-                  bool end_given) {
-  Validate(o, p_given, slices_given, start_given, end_given);
+void RunAggregate(const AggregateCommandOptions& o) {
+  Validate(o);
   Timings timings;
-  MicroModel model = LoadAggregateModel(o, slices_given, start_given, &timings);
+  ModelTimings model_timings;
+  MicroModel model = LoadAggregateModel(o.shared, &model_timings);
+  timings.read = model_timings.read;
+  timings.model = model_timings.model;
+  timings.model_from_cache = model_timings.from_cache;
 
   Stopwatch watch;
-  std::unique_ptr<analysis::Aggregation> aggregation;
-  if (o.mode == "temporal") {
-    auto qualities = analysis::TemporalQualities::Compute(model, o.threads);
-    if (o.normalize) qualities.Normalize();
-    aggregation = std::make_unique<analysis::TemporalAggregation>(std::move(qualities));
-  } else {
-    auto qualities = analysis::SpatiotemporalQualities::Compute(model, o.threads);
-    if (o.normalize) qualities.Normalize();
-    aggregation =
-        std::make_unique<analysis::SpatiotemporalAggregation>(std::move(qualities), o.threads);
-  }
+  std::unique_ptr<analysis::Aggregation> aggregation = MakeAggregation(model, o.shared);
   timings.qualities = watch.Lap();
 
   if (o.plist) {
@@ -234,7 +171,7 @@ void RunAggregate(const AggregateOptions& o, bool p_given, bool slices_given, bo
     timings.p_list = watch.Lap();
     WritePList(o, *aggregation, list);
   } else {
-    analysis::Partition partition = aggregation->Best(o.p);
+    analysis::Partition partition = aggregation->Best(o.shared.p);
     timings.cuts = watch.Lap();
     WritePartition(o, model, *aggregation, partition);
   }
@@ -254,51 +191,21 @@ void RunAggregate(const AggregateOptions& o, bool p_given, bool slices_given, bo
 }  // namespace
 
 void RegisterAggregateCommand(CLI::App& app) {
-  auto options = std::make_shared<AggregateOptions>();
+  auto options = std::make_shared<AggregateCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "aggregate", "Optimal temporal or spatiotemporal aggregation of a microscopic model");
-  cmd->add_option("TRACE", options->trace, "Trace to model (any supported format)");
-  AddReadOptions(*cmd, options->read);
-  options->cache_directory = analysis::DefaultCacheDirectory();
-  cmd->add_option("--cache", options->cache_directory, "Directory of the model cache (another p, mode or a "
-                  "dividing slice count reuses a model without reading the trace)")->capture_default_str();
-  cmd->add_flag_callback("--no-cache", [options] { options->cache_directory.clear(); },
-                         "Neither read nor write the model cache");
-  cmd->add_option("--model-in", options->model_in,
-                  "Microscopic model as CSV rows resource,slice,type,value ('-' for stdin)");
-  std::string metrics;
-  for (const auto& name : analysis::MetricNames()) metrics += (metrics.empty() ? "" : ", ") + name;
-  cmd->add_option("--metric", options->metric,
-                  "Metric of the model built from a trace (" + metrics + ")")
-      ->capture_default_str();
-  auto* slices = cmd->add_option("--slices", options->slices,
-                                 "Number of time slices |T| (CSV default: largest slice + 1)");
-  cmd->add_option("--mode", options->mode, "temporal or spatiotemporal")->capture_default_str();
-  auto* p = cmd->add_option("--p", options->p, "Trade-off parameter p in [0, 1]");
+  AddAggregateOptions(*cmd, options->shared);
   cmd->add_flag("--plist", options->plist, "List the significant p values instead");
   cmd->add_option("--plist-method", options->plist_method,
                   "exact (breakpoints of the optimum) or dichotomy (the seed's baseline)")
       ->capture_default_str();
   cmd->add_option("--threshold", options->threshold, "Dichotomy threshold on p")
       ->capture_default_str();
-  auto* start = cmd->add_option("--start", options->start, "Start of the time range");
-  auto* end = cmd->add_option("--end", options->end, "End of the time range");
-  cmd->add_option("--types", options->types, "Keep only these types (comma-separated)")
-      ->delimiter(',');
-  cmd->add_option("--containers", options->containers,
-                  "Keep only these container subtrees, as slash paths (comma-separated)")
-      ->delimiter(',');
-  cmd->add_flag("--normalize", options->normalize,
-                "Divide gains and losses by those of the full aggregate");
   cmd->add_option("--format", options->format, "json or csv")->capture_default_str();
   cmd->add_flag("--timings", options->timings,
                 "Print the wall time of each phase as one JSON line on stderr");
-  cmd->add_option("--threads", options->threads, "Worker threads (0: one per core)")
-      ->capture_default_str();
-  cmd->callback([options, p, slices, start, end] {
-    RunAggregate(*options, p->count() > 0, slices->count() > 0, start->count() > 0,
-                 end->count() > 0);
-  });
+  AddThreadsOption(*cmd, options->shared);
+  cmd->callback([options] { RunAggregate(*options); });
 }
 
 }  // namespace macroscope::cli

@@ -11,6 +11,7 @@ void RegisterDumpCommand(CLI::App& app);
 void RegisterInfoCommand(CLI::App& app);
 void RegisterGenerateCommand(CLI::App& app);
 void RegisterAggregateCommand(CLI::App& app);
+void RegisterOverviewCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterFormatsCommand(CLI::App& app);

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterInfoCommand(app);
   macroscope::cli::RegisterGenerateCommand(app);
   macroscope::cli::RegisterAggregateCommand(app);
+  macroscope::cli::RegisterOverviewCommand(app);
   macroscope::cli::RegisterLoopsCommand(app);
   macroscope::cli::RegisterStatsCommand(app);
   macroscope::cli::RegisterFormatsCommand(app);

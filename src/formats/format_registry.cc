@@ -7,7 +7,9 @@
 #include <cstring>
 #include <fstream>
 
+#include "formats/ctf/ctf_format.h"
 #include "formats/format.h"
+#include "formats/otf2/otf2_format.h"
 #include "formats/paje/paje_format.h"
 #include "util/error.h"
 
@@ -16,6 +18,8 @@ namespace macroscope::formats {
 std::span<const Format> AllFormats() {
   static const Format kFormats[] = {
       paje::PajeFormat(),
+      ctf::CtfFormat(),
+      otf2::Otf2Format(),
   };
   return kFormats;
 }

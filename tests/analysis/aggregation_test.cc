@@ -161,5 +161,46 @@ TEST(SpatiotemporalAggregationTest, SameResultWithOneOrManyThreads) {
   }
 }
 
+// The partitions themselves (not only their quality) do not depend on the
+// thread count, on a tree deep and wide enough to be split among workers,
+// with some exact ties (integer values, zero cells).
+TEST(SpatiotemporalAggregationTest, SamePartitionsWithOneOrTwoThreads) {
+  Hierarchy tree;
+  for (int a = 0; a < 3; ++a) {
+    NodeId na = tree.AddChild(Hierarchy::kRoot, testing::Numbered("a", a));
+    for (int b = 0; b < 3; ++b) {
+      NodeId nb = tree.AddChild(na, testing::Numbered("b", b));
+      for (int c = 0; c < 2 + (a + b) % 2; ++c) tree.AddChild(nb, testing::Numbered("c", c));
+    }
+  }
+  tree.AddChild(Hierarchy::kRoot, "lone");
+  MicroModel model(std::move(tree), {"x", "y", "z"}, 19);
+  std::mt19937_64 rng(2024);
+  std::uniform_int_distribution<int> value(0, 4);
+  for (NodeId leaf : model.leaves()) {
+    for (int t = 0; t < 3; ++t) {
+      for (int32_t s = 0; s < 19; ++s) {
+        int v = value(rng);
+        if (v > 0) model.Add(leaf, t, s, v);
+      }
+    }
+  }
+  SpatiotemporalAggregation one(SpatiotemporalQualities::Compute(model, 1), 1);
+  SpatiotemporalAggregation two(SpatiotemporalQualities::Compute(model, 2), 2);
+  for (double p : {0.0, 0.1, 0.25, 0.4, 0.5, 0.63, 0.8, 0.95, 1.0}) {
+    Partition a = one.Best(p);
+    Partition b = two.Best(p);
+    EXPECT_EQ(a.quality.gain, b.quality.gain) << p;
+    EXPECT_EQ(a.quality.loss, b.quality.loss) << p;
+    EXPECT_EQ(a.quality.parts, b.quality.parts) << p;
+    ASSERT_EQ(a.parts.size(), b.parts.size()) << p;
+    for (size_t x = 0; x < a.parts.size(); ++x) {
+      EXPECT_EQ(a.parts[x].node, b.parts[x].node) << p;
+      EXPECT_EQ(a.parts[x].first_slice, b.parts[x].first_slice) << p;
+      EXPECT_EQ(a.parts[x].last_slice, b.parts[x].last_slice) << p;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace macroscope::analysis

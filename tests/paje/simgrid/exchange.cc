@@ -4,7 +4,9 @@
 // compute and sleep, and a monitor adds noise of its own. It also uses the
 // user-level tracing calls (categories, marks, host variables and host
 // states) so that categorized traces hold events, add/sub and push/pop too.
-// Usage: paje_exchange PLATFORM.xml [--cfg=...]
+// Usage: paje_exchange PLATFORM.xml [ITEMS] [--cfg=...]
+// ITEMS (default 4, what the tests use) makes a longer run, e.g. for the
+// pictures of docs/aggregate.md.
 #include <simgrid/instr.h>
 #include <simgrid/s4u.hpp>
 
@@ -18,16 +20,16 @@ XBT_LOG_NEW_DEFAULT_CATEGORY(paje_exchange, "macroscope tracing test");
 
 namespace {
 
-constexpr int kItems = 4;
+int items = 4;
 constexpr int kStop = -1;
 
 void Coordinator(std::vector<std::string> workers) {
   simgrid::instr::mark("phase", "distribute");
   // Asynchronous sends to every worker, waited for once the answers are in.
   std::vector<sg4::CommPtr> sends;
-  for (int item = 0; item < kItems; ++item) {
+  for (int item = 0; item < items; ++item) {
     const std::string& to = workers[item % workers.size()];
-    sg4::CommPtr send = sg4::Mailbox::by_name(to)->put_init(new int(item), 1e6 * (item + 1));
+    sg4::CommPtr send = sg4::Mailbox::by_name(to)->put_init(new int(item), 1e6 * (item % 7 + 1));
     send->set_tracing_category(item % 2 == 0 ? "even" : "odd");
     sends.push_back(send);
     send->start();
@@ -36,7 +38,7 @@ void Coordinator(std::vector<std::string> workers) {
   // Collect the answers with blocking receives while the sends complete.
   simgrid::instr::mark("phase", "collect");
   auto* replies = sg4::Mailbox::by_name("coordinator");
-  for (int i = 0; i < kItems; ++i) {
+  for (int i = 0; i < items; ++i) {
     auto answer = std::unique_ptr<double>(replies->get<double>());
     XBT_DEBUG("answer %g", *answer);
   }
@@ -60,7 +62,7 @@ void Worker() {
     if (*item == kStop) break;
     TRACE_host_push_state(host.c_str(), "activity", "computing");
     simgrid::instr::add_host_variable(host, "load", *item + 1);
-    sg4::this_actor::exec_init(5e7 * (*item + 1))->set_tracing_category("compute")->wait();
+    sg4::this_actor::exec_init(5e7 * (*item % 7 + 1))->set_tracing_category("compute")->wait();
     simgrid::instr::sub_host_variable(host, "load", *item + 1);
     TRACE_host_pop_state(host.c_str(), "activity");
     replies->put(new double(*item * 2.5), 5e5);
@@ -92,7 +94,8 @@ void DeclareTracing() {
 
 int main(int argc, char* argv[]) {
   sg4::Engine engine(&argc, argv);
-  xbt_assert(argc == 2, "Usage: %s PLATFORM.xml [--cfg=...]", argv[0]);
+  xbt_assert(argc == 2 || argc == 3, "Usage: %s PLATFORM.xml [ITEMS] [--cfg=...]", argv[0]);
+  if (argc == 3) items = std::stoi(argv[2]);
   engine.load_platform(argv[1]);
   DeclareTracing();
   // pj_dump refuses an addition to a variable that has no value yet.

@@ -1,0 +1,27 @@
+#include "formats/ctf/ctf_format.h"
+
+#include "formats/ctf/ctf_reader.h"
+#include "formats/ctf/trace_directories.h"
+
+namespace macroscope::ctf {
+
+namespace {
+
+// A directory holding CTF traces, or a CTF metadata file (by its first bytes).
+bool Sniff(const std::string& path, std::string_view head) {
+  if (!head.empty()) return LooksLikeCtfMetadata(head) && LooksLikeCtf(path);
+  return LooksLikeCtf(path);
+}
+
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions&, Trace& trace) {
+  CtfReadStats s = ReadCtf(files, trace);
+  return {s.events, s.bytes};
+}
+
+}  // namespace
+
+formats::Format CtfFormat() {
+  return {"ctf", "CTF 1.8 traces through babeltrace2 (LTTng kernel and userspace, barectf, perf)", Sniff, Read};
+}
+
+}  // namespace macroscope::ctf

@@ -1,0 +1,60 @@
+#include "formats/ctf/ctf_reader.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "formats/ctf/babeltrace_source.h"
+#include "formats/ctf/event_mapper.h"
+#include "formats/ctf/trace_directories.h"
+#include "formats/paje/simulator.h"
+#include "util/error.h"
+
+namespace macroscope::ctf {
+
+namespace {
+
+uint64_t DirectoryBytes(const std::string& dir) {
+  namespace fs = std::filesystem;
+  uint64_t bytes = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code size_ec;
+    if (it->is_regular_file(size_ec)) {
+      uint64_t size = it->file_size(size_ec);
+      if (!size_ec) bytes += size;
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
+
+CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace) {
+  if (paths.empty()) throw UserError("no CTF trace given");
+  std::vector<std::string> directories;
+  for (const std::string& path : paths) {
+    std::vector<std::string> found = FindTraceDirectories(path);
+    if (found.empty()) throw UserError(path + ": no CTF trace here (no directory with a `metadata` file)");
+    directories.insert(directories.end(), found.begin(), found.end());
+  }
+  std::string label = paths.front();
+  for (size_t i = 1; i < paths.size(); ++i) label += ", " + paths[i];
+
+  CtfReadStats stats;
+  stats.traces = static_cast<uint32_t>(directories.size());
+  for (const std::string& dir : directories) stats.bytes += DirectoryBytes(dir);
+
+  paje::Simulator simulator(trace, paje::SimulatorOptions{});
+  EventMapper mapper(trace, simulator);
+  try {
+    stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) { mapper.Map(e); });
+    mapper.Finish();
+  } catch (const paje::SimulationError& e) {
+    throw UserError(label + ": event " + std::to_string(mapper.events()) + ": " + e.what());
+  }
+  stats.unmatched_exits = mapper.unmatched_exits();
+  stats.per_name = mapper.per_name();
+  return stats;
+}
+
+}  // namespace macroscope::ctf

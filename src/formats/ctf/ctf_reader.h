@@ -1,0 +1,29 @@
+// Reads CTF traces (LTTng kernel and userspace, barectf, perf, babeltrace2's
+// own writer) into the trace model through babeltrace2 and the Pajé
+// simulator. Mapping rules: docs/ctf.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace macroscope::ctf {
+
+struct CtfReadStats {
+  uint64_t events = 0;           // event messages, as `babeltrace2 PATH | wc -l` counts them
+  uint64_t bytes = 0;            // size of the trace directories' files
+  uint64_t unmatched_exits = 0;  // syscall / interrupt / function exits whose entry precedes the trace
+  uint32_t traces = 0;           // trace directories read
+  std::map<std::string, uint64_t, std::less<>> per_name;  // event messages per event name
+};
+
+// Reads every CTF trace found at or below each of `paths` (a trace
+// directory, its `metadata` file, or a folder holding traces) into `trace`,
+// merged in time order; times are seconds from the clocks' origin.
+// Throws UserError naming the path for bad input.
+CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace);
+
+}  // namespace macroscope::ctf

@@ -1,0 +1,124 @@
+#include "formats/otf2/archive_reader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <otf2/otf2.h>
+
+#include "formats/otf2/definitions.h"
+#include "formats/otf2/event_translator.h"
+#include "formats/otf2/library_errors.h"
+#include "util/error.h"
+
+namespace macroscope::otf2 {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ReaderCloser {
+  void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
+};
+
+// The bytes of the archive: the anchor, NAME.def and every file under NAME/.
+uint64_t ArchiveBytes(const fs::path& anchor) {
+  std::error_code ec;
+  uint64_t bytes = fs::file_size(anchor, ec);
+  fs::path stem = anchor.parent_path() / anchor.stem();
+  if (auto size = fs::file_size(fs::path(stem).replace_extension(".def"), ec); !ec) bytes += size;
+  if (fs::is_directory(stem, ec))
+    for (const auto& entry : fs::recursive_directory_iterator(stem, ec))
+      if (entry.is_regular_file(ec)) bytes += entry.file_size(ec);
+  return bytes;
+}
+
+}  // namespace
+
+bool LooksLikeAnchor(std::string_view head) {
+  // An anchor file opens with OTF2's buffer header: one byte, the byte-order
+  // mark ('B' or 'L'), then the magic "OTF2" and a NUL.
+  return head.size() >= 7 && (head[1] == 'B' || head[1] == 'L') && head.substr(2, 5) == std::string_view("OTF2\0", 5);
+}
+
+std::string FindAnchor(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return path;
+  std::string found;
+  for (const auto& entry : fs::directory_iterator(path, ec)) {
+    if (!entry.is_regular_file(ec) || entry.path().extension() != ".otf2") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string head(8, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (!LooksLikeAnchor(head)) continue;
+    if (!found.empty()) return "";  // several archives: the user must choose
+    found = entry.path().string();
+  }
+  return found;
+}
+
+ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace) {
+  const std::string anchor = FindAnchor(path);
+  if (anchor.empty()) throw UserError(path + ": no single OTF2 anchor file (NAME.otf2) in this directory");
+
+  LibraryErrorCapture capture;
+  std::unique_ptr<OTF2_Reader, ReaderCloser> owner(OTF2_Reader_Open(anchor.c_str()));
+  OTF2_Reader* reader = owner.get();
+  if (reader == nullptr)
+    throw UserError(anchor + ": cannot open the OTF2 archive" +
+                    (capture.first_message().empty() ? "" : ": " + capture.first_message()));
+  Check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), anchor, "cannot open the OTF2 archive", capture);
+
+  Definitions defs;
+  ReadDefinitions(reader, anchor, capture, defs);
+
+  for (const auto& [location, unused] : defs.locations)
+    Check(OTF2_Reader_SelectLocation(reader, location), anchor, "bad location", capture);
+  // Local definitions hold the id mappings and clock offsets the library
+  // applies to events; an archive may have none at all.
+  const bool local_definitions = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+  Check(OTF2_Reader_OpenEvtFiles(reader), anchor, "cannot open the event files", capture);
+  for (const auto& [location, unused] : defs.locations) {
+    if (local_definitions) {
+      if (OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(reader, location)) {
+        uint64_t count = 0;
+        Check(OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &count), anchor,
+              ("bad local definitions of location " + std::to_string(location)).c_str(), capture);
+        Check(OTF2_Reader_CloseDefReader(reader, def_reader), anchor, "bad local definitions", capture);
+      }
+    }
+    if (OTF2_Reader_GetEvtReader(reader, location) == nullptr)
+      throw UserError(anchor + ": cannot read the events of location " + std::to_string(location) +
+                      (capture.first_message().empty() ? "" : ": " + capture.first_message()));
+  }
+  if (local_definitions) Check(OTF2_Reader_CloseDefFiles(reader), anchor, "bad local definitions", capture);
+
+  paje::Simulator simulator(trace, options);
+  EventTranslator translator(defs, trace, simulator);
+  OTF2_GlobalEvtReader* events = OTF2_Reader_GetGlobalEvtReader(reader);
+  if (events == nullptr)
+    throw UserError(anchor + ": cannot read the events" +
+                    (capture.first_message().empty() ? "" : ": " + capture.first_message()));
+  OTF2_GlobalEvtReaderCallbacks* callbacks = OTF2_GlobalEvtReaderCallbacks_New();
+  translator.Register(callbacks);
+  OTF2_ErrorCode code = OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, callbacks, &translator);
+  OTF2_GlobalEvtReaderCallbacks_Delete(callbacks);
+  Check(code, anchor, "cannot read the events", capture);
+
+  uint64_t count = 0;
+  code = OTF2_Reader_ReadAllGlobalEvents(reader, events, &count);
+  auto where = [&] { return " (event record " + std::to_string(translator.records()) + ")"; };
+  try {
+    if (translator.error()) std::rethrow_exception(translator.error());
+    Check(code, anchor, ("bad event records after record " + std::to_string(translator.records())).c_str(), capture);
+    translator.Finish();
+  } catch (const paje::SimulationError& e) {
+    throw UserError(anchor + ": " + e.what() + where());
+  }
+  Check(OTF2_Reader_CloseGlobalEvtReader(reader, events), anchor, "bad event records", capture);
+  Check(OTF2_Reader_CloseEvtFiles(reader), anchor, "bad event records", capture);
+  return {translator.records(), ArchiveBytes(anchor)};
+}
+
+}  // namespace macroscope::otf2

@@ -1,0 +1,35 @@
+// Reads one OTF2 archive into a trace through Debian's OTF2 library:
+// global definitions (definitions.h), then every location's local
+// definitions (the library's id mappings and clock corrections), then all
+// events in global time order (event_translator.h) through the simulator.
+//
+// Errors: UserError "ANCHOR: message" for anything wrong with the archive
+// (unreadable files, bad records, records the simulator refuses); nothing
+// is printed by the library meanwhile (library_errors.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "formats/paje/simulator.h"
+#include "model/trace.h"
+
+namespace macroscope::otf2 {
+
+struct ArchiveStats {
+  uint64_t records = 0;  // event records read
+  uint64_t bytes = 0;    // size of the anchor, definition and event files
+};
+
+// `path` is the anchor file (NAME.otf2) or the archive directory holding
+// exactly one anchor file.
+ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace);
+
+// The anchor file of `path` (itself, or the one anchor in the directory
+// `path`); empty when there is none or several.
+std::string FindAnchor(const std::string& path);
+
+// True when `head` (a file's first bytes) starts like an OTF2 anchor file.
+bool LooksLikeAnchor(std::string_view head);
+
+}  // namespace macroscope::otf2

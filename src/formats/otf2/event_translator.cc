@@ -1,0 +1,467 @@
+#include "formats/otf2/event_translator.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+
+namespace macroscope::otf2 {
+
+namespace {
+
+// The name of a record kind as a template argument, so that one function
+// template serves every record kind that becomes a punctual event.
+template <size_t N>
+struct KindName {
+  char text[N];
+  constexpr KindName(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT: implicit on purpose
+};
+
+const char* LocationGroupTypeName(OTF2_LocationGroupType type) {
+  switch (type) {
+    case OTF2_LOCATION_GROUP_TYPE_PROCESS: return "PROCESS";
+    case OTF2_LOCATION_GROUP_TYPE_ACCELERATOR: return "ACCELERATOR";
+    default: return "UNKNOWN";
+  }
+}
+
+const char* LocationTypeName(OTF2_LocationType type) {
+  switch (type) {
+    case OTF2_LOCATION_TYPE_CPU_THREAD: return "CPU_THREAD";
+    case OTF2_LOCATION_TYPE_ACCELERATOR_STREAM: return "ACCELERATOR_STREAM";
+    case OTF2_LOCATION_TYPE_METRIC: return "METRIC";
+    default: return "UNKNOWN";
+  }
+}
+
+double MetricNumber(OTF2_Type type, const OTF2_MetricValue& value) {
+  switch (type) {
+    case OTF2_TYPE_INT64: return static_cast<double>(value.signed_int);
+    case OTF2_TYPE_UINT64: return static_cast<double>(value.unsigned_int);
+    default: return value.floating_point;
+  }
+}
+
+}  // namespace
+
+struct EventTranslator::Callbacks {
+  static EventTranslator& Self(void* user) { return *static_cast<EventTranslator*>(user); }
+
+  template <KindName kKind, class... Rest>
+  static OTF2_CallbackCode Punctual(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                    OTF2_AttributeList* attributes, Rest...) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      t.Punctual(location, seconds, kKind.text, t.trace_.strings().Intern(kKind.text), attributes);
+    });
+  }
+
+  static OTF2_CallbackCode ProgramBegin(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                        OTF2_AttributeList* attributes, OTF2_StringRef program, uint32_t,
+                                        const OTF2_StringRef*) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      t.Punctual(location, seconds, "PROGRAM_BEGIN", t.trace_.strings().Intern(t.defs_.String(program)), attributes);
+    });
+  }
+
+  static OTF2_CallbackCode Enter(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                 OTF2_AttributeList* attributes, OTF2_RegionRef region) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      const Location& at = t.At(location);
+      auto it = t.defs_.regions.find(region);
+      std::string name = it == t.defs_.regions.end() ? "region " + std::to_string(region) : t.defs_.String(it->second);
+      t.simulator_.PushState(seconds, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
+                             t.trace_.strings().Intern(name), t.Attributes(attributes));
+    });
+  }
+
+  static OTF2_CallbackCode Leave(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                 OTF2_AttributeList* attributes, OTF2_RegionRef) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      const Location& at = t.At(location);
+      t.simulator_.PopState(seconds, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
+                            t.Attributes(attributes));
+    });
+  }
+
+  static OTF2_CallbackCode Send(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                OTF2_AttributeList* attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                uint64_t length) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      t.Message(true, location, seconds, receiver, comm, tag, length, attributes, "MPI_SEND");
+    });
+  }
+
+  static OTF2_CallbackCode Isend(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                 OTF2_AttributeList* attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t length, uint64_t) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      t.Message(true, location, seconds, receiver, comm, tag, length, attributes, "MPI_ISEND");
+    });
+  }
+
+  static OTF2_CallbackCode Recv(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                OTF2_AttributeList* attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                uint64_t length) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      t.Message(false, location, seconds, sender, comm, tag, length, attributes, "MPI_RECV");
+    });
+  }
+
+  static OTF2_CallbackCode Irecv(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                 OTF2_AttributeList* attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t length, uint64_t) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      t.Message(false, location, seconds, sender, comm, tag, length, attributes, "MPI_IRECV");
+    });
+  }
+
+  static OTF2_CallbackCode Metric(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
+                                  OTF2_AttributeList* attributes, OTF2_MetricRef metric, uint8_t count,
+                                  const OTF2_Type* types, const OTF2_MetricValue* values) {
+    EventTranslator& t = Self(user);
+    return t.Record(time, [&](double seconds) {
+      auto it = t.defs_.metrics.find(metric);
+      if (it == t.defs_.metrics.end()) {
+        t.Punctual(location, seconds, "METRIC", t.trace_.strings().Intern("METRIC"), attributes);
+        return;
+      }
+      const Definitions::Metric& m = it->second;
+      // A metric instance's values describe its scope (a location, a
+      // process, a node), not necessarily the location that recorded them.
+      ContainerId container = t.At(location).container;
+      if (m.instance) {
+        if (m.scope_kind == OTF2_SCOPE_LOCATION) container = t.At(m.scope).container;
+        if (m.scope_kind == OTF2_SCOPE_LOCATION_GROUP && t.groups_.count(static_cast<OTF2_LocationGroupRef>(m.scope)))
+          container = t.groups_.at(static_cast<OTF2_LocationGroupRef>(m.scope));
+        if (m.scope_kind == OTF2_SCOPE_SYSTEM_TREE_NODE && t.nodes_.count(static_cast<OTF2_SystemTreeNodeRef>(m.scope)))
+          container = t.nodes_.at(static_cast<OTF2_SystemTreeNodeRef>(m.scope));
+      }
+      if (count != m.members.size())
+        throw paje::SimulationError("METRIC record with " + std::to_string(count) + " values for metric " +
+                        std::to_string(metric) + " of " + std::to_string(m.members.size()) + " members");
+      paje::Extras extras = t.Attributes(attributes);
+      StringId identifier = t.Identifier(container);
+      for (size_t i = 0; i < count; ++i) {
+        auto member = t.defs_.metric_members.find(m.members[i]);
+        std::string name = member == t.defs_.metric_members.end() ? "metric member " + std::to_string(m.members[i])
+                                                                   : t.defs_.String(member->second);
+        t.simulator_.ChangeVariable(paje::Simulator::VariableOp::kSet, seconds,
+                                    t.EntityType(TypeKind::kVariable, container, name), identifier,
+                                    MetricNumber(types[i], values[i]), extras);
+      }
+    });
+  }
+};
+
+EventTranslator::EventTranslator(const Definitions& defs, Trace& trace, paje::Simulator& simulator)
+    : defs_(defs), trace_(trace), simulator_(simulator) {}
+
+void EventTranslator::Register(OTF2_GlobalEvtReaderCallbacks* c) {
+  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(c, &Callbacks::Enter);
+  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(c, &Callbacks::Leave);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(c, &Callbacks::Send);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(c, &Callbacks::Isend);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(c, &Callbacks::Recv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(c, &Callbacks::Irecv);
+  OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(c, &Callbacks::Metric);
+  OTF2_GlobalEvtReaderCallbacks_SetProgramBeginCallback(c, &Callbacks::ProgramBegin);
+  // Every other record kind: a punctual event named as otf2-print names it.
+#define MACROSCOPE_OTF2_PUNCTUAL(Setter, kind) \
+  OTF2_GlobalEvtReaderCallbacks_Set##Setter##Callback(c, &Callbacks::Punctual<kind>)
+  MACROSCOPE_OTF2_PUNCTUAL(Unknown, "UNKNOWN");
+  MACROSCOPE_OTF2_PUNCTUAL(BufferFlush, "BUFFER_FLUSH");
+  MACROSCOPE_OTF2_PUNCTUAL(MeasurementOnOff, "MEASUREMENT_ON_OFF");
+  MACROSCOPE_OTF2_PUNCTUAL(MpiIsendComplete, "MPI_ISEND_COMPLETE");
+  MACROSCOPE_OTF2_PUNCTUAL(MpiIrecvRequest, "MPI_IRECV_REQUEST");
+  MACROSCOPE_OTF2_PUNCTUAL(MpiRequestTest, "MPI_REQUEST_TEST");
+  MACROSCOPE_OTF2_PUNCTUAL(MpiRequestCancelled, "MPI_REQUEST_CANCELLED");
+  MACROSCOPE_OTF2_PUNCTUAL(MpiCollectiveBegin, "MPI_COLLECTIVE_BEGIN");
+  MACROSCOPE_OTF2_PUNCTUAL(MpiCollectiveEnd, "MPI_COLLECTIVE_END");
+  MACROSCOPE_OTF2_PUNCTUAL(OmpFork, "OMP_FORK");
+  MACROSCOPE_OTF2_PUNCTUAL(OmpJoin, "OMP_JOIN");
+  MACROSCOPE_OTF2_PUNCTUAL(OmpAcquireLock, "OMP_ACQUIRE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(OmpReleaseLock, "OMP_RELEASE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(OmpTaskCreate, "OMP_TASK_CREATE");
+  MACROSCOPE_OTF2_PUNCTUAL(OmpTaskSwitch, "OMP_TASK_SWITCH");
+  MACROSCOPE_OTF2_PUNCTUAL(OmpTaskComplete, "OMP_TASK_COMPLETE");
+  MACROSCOPE_OTF2_PUNCTUAL(ParameterString, "PARAMETER_STRING");
+  MACROSCOPE_OTF2_PUNCTUAL(ParameterInt, "PARAMETER_INT");
+  MACROSCOPE_OTF2_PUNCTUAL(ParameterUnsignedInt, "PARAMETER_UNSIGNED_INT");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaWinCreate, "RMA_WIN_CREATE");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaWinDestroy, "RMA_WIN_DESTROY");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaCollectiveBegin, "RMA_COLLECTIVE_BEGIN");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaCollectiveEnd, "RMA_COLLECTIVE_END");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaGroupSync, "RMA_GROUP_SYNC");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaRequestLock, "RMA_REQUEST_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaAcquireLock, "RMA_ACQUIRE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaTryLock, "RMA_TRY_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaReleaseLock, "RMA_RELEASE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaSync, "RMA_SYNC");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaWaitChange, "RMA_WAIT_CHANGE");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaPut, "RMA_PUT");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaGet, "RMA_GET");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaAtomic, "RMA_ATOMIC");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaOpCompleteBlocking, "RMA_OP_COMPLETE_BLOCKING");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaOpCompleteNonBlocking, "RMA_OP_COMPLETE_NON_BLOCKING");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaOpTest, "RMA_OP_TEST");
+  MACROSCOPE_OTF2_PUNCTUAL(RmaOpCompleteRemote, "RMA_OP_COMPLETE_REMOTE");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadFork, "THREAD_FORK");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadJoin, "THREAD_JOIN");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadTeamBegin, "THREAD_TEAM_BEGIN");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadTeamEnd, "THREAD_TEAM_END");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadAcquireLock, "THREAD_ACQUIRE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadReleaseLock, "THREAD_RELEASE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadTaskCreate, "THREAD_TASK_CREATE");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadTaskSwitch, "THREAD_TASK_SWITCH");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadTaskComplete, "THREAD_TASK_COMPLETE");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadCreate, "THREAD_CREATE");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadBegin, "THREAD_BEGIN");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadWait, "THREAD_WAIT");
+  MACROSCOPE_OTF2_PUNCTUAL(ThreadEnd, "THREAD_END");
+  MACROSCOPE_OTF2_PUNCTUAL(CallingContextEnter, "CALLING_CONTEXT_ENTER");
+  MACROSCOPE_OTF2_PUNCTUAL(CallingContextLeave, "CALLING_CONTEXT_LEAVE");
+  MACROSCOPE_OTF2_PUNCTUAL(CallingContextSample, "CALLING_CONTEXT_SAMPLE");
+  MACROSCOPE_OTF2_PUNCTUAL(IoCreateHandle, "IO_CREATE_HANDLE");
+  MACROSCOPE_OTF2_PUNCTUAL(IoDestroyHandle, "IO_DESTROY_HANDLE");
+  MACROSCOPE_OTF2_PUNCTUAL(IoDuplicateHandle, "IO_DUPLICATE_HANDLE");
+  MACROSCOPE_OTF2_PUNCTUAL(IoSeek, "IO_SEEK");
+  MACROSCOPE_OTF2_PUNCTUAL(IoChangeStatusFlags, "IO_CHANGE_STATUS_FLAGS");
+  MACROSCOPE_OTF2_PUNCTUAL(IoDeleteFile, "IO_DELETE_FILE");
+  MACROSCOPE_OTF2_PUNCTUAL(IoOperationBegin, "IO_OPERATION_BEGIN");
+  MACROSCOPE_OTF2_PUNCTUAL(IoOperationTest, "IO_OPERATION_TEST");
+  MACROSCOPE_OTF2_PUNCTUAL(IoOperationIssued, "IO_OPERATION_ISSUED");
+  MACROSCOPE_OTF2_PUNCTUAL(IoOperationComplete, "IO_OPERATION_COMPLETE");
+  MACROSCOPE_OTF2_PUNCTUAL(IoOperationCancelled, "IO_OPERATION_CANCELLED");
+  MACROSCOPE_OTF2_PUNCTUAL(IoAcquireLock, "IO_ACQUIRE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(IoReleaseLock, "IO_RELEASE_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(IoTryLock, "IO_TRY_LOCK");
+  MACROSCOPE_OTF2_PUNCTUAL(ProgramEnd, "PROGRAM_END");
+  MACROSCOPE_OTF2_PUNCTUAL(NonBlockingCollectiveRequest, "NON_BLOCKING_COLLECTIVE_REQUEST");
+  MACROSCOPE_OTF2_PUNCTUAL(NonBlockingCollectiveComplete, "NON_BLOCKING_COLLECTIVE_COMPLETE");
+  MACROSCOPE_OTF2_PUNCTUAL(CommCreate, "COMM_CREATE");
+  MACROSCOPE_OTF2_PUNCTUAL(CommDestroy, "COMM_DESTROY");
+#undef MACROSCOPE_OTF2_PUNCTUAL
+}
+
+template <class F>
+OTF2_CallbackCode EventTranslator::Record(OTF2_TimeStamp time, F&& f) {
+  if (error_) return OTF2_CALLBACK_INTERRUPT;
+  try {
+    ++records_;
+    double seconds = Seconds(time);
+    if (!started_) {
+      CreateContainers(seconds);
+      started_ = true;
+      first_ = last_ = seconds;
+    }
+    first_ = std::min(first_, seconds);
+    last_ = std::max(last_, seconds);
+    f(seconds);
+    return OTF2_CALLBACK_SUCCESS;
+  } catch (...) {
+    error_ = std::current_exception();
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+}
+
+double EventTranslator::Seconds(OTF2_TimeStamp time) const {
+  // Subtract in integers first: ticks since the epoch do not fit a double's
+  // 53 bits exactly, ticks since the trace's offset do.
+  double ticks = time >= defs_.global_offset ? static_cast<double>(time - defs_.global_offset)
+                                             : -static_cast<double>(defs_.global_offset - time);
+  return ticks / static_cast<double>(defs_.timer_resolution);
+}
+
+void EventTranslator::Finish() {
+  if (!started_) {
+    CreateContainers(0);
+    started_ = true;
+  }
+  simulator_.Finish(last_);
+  trace_.SetTimeSpan(first_, last_);
+}
+
+StringId EventTranslator::Identifier(ContainerId container) const {
+  const Container& c = trace_.container(container);
+  return c.alias != kEmptyString ? c.alias : c.name;
+}
+
+StringId EventTranslator::ContainerType(TypeId parent_type, const std::string& name) {
+  auto key = std::make_tuple(parent_type, TypeKind::kContainer, name);
+  auto it = types_.find(key);
+  if (it != types_.end()) return it->second;
+  const Type& parent = trace_.type(parent_type);
+  StringId parent_identifier = parent.alias != kEmptyString ? parent.alias : parent.name;
+  StringId identifier = trace_.strings().Intern("type:" + std::to_string(types_.size() + link_types_.size()));
+  simulator_.DefineContainerType(parent_identifier, trace_.strings().Intern(name), identifier);
+  types_.emplace(std::move(key), identifier);
+  return identifier;
+}
+
+StringId EventTranslator::EntityType(TypeKind kind, ContainerId container, const std::string& name) {
+  TypeId parent_type = trace_.container(container).type;
+  auto key = std::make_tuple(parent_type, kind, name);
+  auto it = types_.find(key);
+  if (it != types_.end()) return it->second;
+  const Type& parent = trace_.type(parent_type);
+  StringId parent_identifier = parent.alias != kEmptyString ? parent.alias : parent.name;
+  StringId identifier = trace_.strings().Intern("type:" + std::to_string(types_.size() + link_types_.size()));
+  simulator_.DefineEntityType(kind, parent_identifier, trace_.strings().Intern(name), identifier, kEmptyString);
+  types_.emplace(std::move(key), identifier);
+  return identifier;
+}
+
+StringId EventTranslator::LinkType(ContainerId parent, ContainerId start, ContainerId end) {
+  auto key = std::make_tuple(trace_.container(parent).type, trace_.container(start).type, trace_.container(end).type);
+  auto it = link_types_.find(key);
+  if (it != link_types_.end()) return it->second;
+  auto type_identifier = [this](TypeId id) {
+    const Type& t = trace_.type(id);
+    return t.alias != kEmptyString ? t.alias : t.name;
+  };
+  StringId identifier = trace_.strings().Intern("type:" + std::to_string(types_.size() + link_types_.size()));
+  simulator_.DefineLinkType(type_identifier(std::get<0>(key)), type_identifier(std::get<1>(key)),
+                            type_identifier(std::get<2>(key)), trace_.strings().Intern("MPI message"), identifier);
+  link_types_.emplace(key, identifier);
+  return identifier;
+}
+
+ContainerId EventTranslator::Create(double time, ContainerId parent, const std::string& type_name, StringId name,
+                                    const std::string& identifier, const std::vector<TextField>& properties) {
+  StringId type = ContainerType(trace_.container(parent).type, type_name);
+  std::vector<ExtraField> extras;
+  for (const auto& [field, text] : properties)
+    extras.push_back({trace_.strings().Intern(field), trace_.strings().Intern(text)});
+  StringId alias = trace_.strings().Intern(identifier);
+  simulator_.CreateContainer(time, type, Identifier(parent), name, alias, extras);
+  return static_cast<ContainerId>(trace_.containers().size() - 1);
+}
+
+ContainerId EventTranslator::CreateSystemTreeNode(OTF2_SystemTreeNodeRef ref, double time, int depth) {
+  auto done = nodes_.find(ref);
+  if (done != nodes_.end()) return done->second;
+  auto it = defs_.system_tree_nodes.find(ref);
+  if (it == defs_.system_tree_nodes.end()) return kRootContainer;  // undefined parent: the top
+  // Parents usually come first; a cycle in the parent references would recurse forever.
+  if (depth > 1000) throw paje::SimulationError("the SYSTEM_TREE_NODE parents form a cycle");
+  const Definitions::SystemTreeNode& node = it->second;
+  ContainerId parent = node.parent == OTF2_UNDEFINED_SYSTEM_TREE_NODE
+                           ? kRootContainer
+                           : CreateSystemTreeNode(node.parent, time, depth + 1);
+  std::string class_name = defs_.String(node.class_name);
+  ContainerId id = Create(time, parent, class_name.empty() ? "SYSTEM_TREE_NODE" : class_name,
+                          trace_.strings().Intern(defs_.String(node.name)), "stn:" + std::to_string(ref),
+                          node.properties);
+  nodes_.emplace(ref, id);
+  return id;
+}
+
+ContainerId EventTranslator::CreateLocationGroup(OTF2_LocationGroupRef ref, double time) {
+  auto done = groups_.find(ref);
+  if (done != groups_.end()) return done->second;
+  auto it = defs_.location_groups.find(ref);
+  if (it == defs_.location_groups.end()) return kRootContainer;
+  const Definitions::LocationGroup& group = it->second;
+  ContainerId parent = CreateSystemTreeNode(group.parent, time, 0);
+  ContainerId id = Create(time, parent, LocationGroupTypeName(group.type),
+                          trace_.strings().Intern(defs_.String(group.name)), "lg:" + std::to_string(ref),
+                          group.properties);
+  groups_.emplace(ref, id);
+  return id;
+}
+
+void EventTranslator::CreateContainers(double time) {
+  for (const auto& [ref, node] : defs_.system_tree_nodes) CreateSystemTreeNode(ref, time, 0);
+  for (const auto& [ref, group] : defs_.location_groups) CreateLocationGroup(ref, time);
+  for (const auto& [ref, location] : defs_.locations) {
+    ContainerId parent = CreateLocationGroup(location.group, time);
+    std::string identifier = "loc:" + std::to_string(ref);
+    ContainerId id = Create(time, parent, LocationTypeName(location.type),
+                            trace_.strings().Intern(defs_.String(location.name)), identifier, location.properties);
+    locations_[ref] = {trace_.strings().Intern(identifier), id};
+  }
+}
+
+const EventTranslator::Location& EventTranslator::At(OTF2_LocationRef location) const {
+  auto it = locations_.find(location);
+  if (it == locations_.end())
+    throw paje::SimulationError("event of location " + std::to_string(location) + ", which is not defined");
+  return it->second;
+}
+
+paje::Extras EventTranslator::Attributes(OTF2_AttributeList* attributes) {
+  extras_.clear();
+  if (attributes == nullptr) return {};
+  uint32_t count = OTF2_AttributeList_GetNumberOfElements(attributes);
+  for (uint32_t i = 0; i < count; ++i) {
+    OTF2_AttributeRef ref;
+    OTF2_Type type;
+    OTF2_AttributeValue value;
+    if (OTF2_AttributeList_GetAttributeByIndex(attributes, i, &ref, &type, &value) != OTF2_SUCCESS) continue;
+    auto it = defs_.attributes.find(ref);
+    std::string name =
+        it == defs_.attributes.end() ? "attribute " + std::to_string(ref) : defs_.String(it->second.name);
+    extras_.push_back({trace_.strings().Intern(name), trace_.strings().Intern(defs_.ValueText(type, value))});
+  }
+  return extras_;
+}
+
+void EventTranslator::Punctual(OTF2_LocationRef location, double time, const std::string& kind, StringId value,
+                               OTF2_AttributeList* attributes) {
+  const Location& at = At(location);
+  simulator_.NewEvent(time, EntityType(TypeKind::kEvent, at.container, kind), at.identifier, value,
+                      Attributes(attributes));
+}
+
+void EventTranslator::Message(bool send, OTF2_LocationRef location, double time, uint32_t peer_rank,
+                              OTF2_CommRef comm, uint32_t tag, uint64_t length, OTF2_AttributeList* attributes,
+                              const char* kind) {
+  const Location& self = At(location);
+  std::optional<OTF2_LocationRef> peer_ref = defs_.RankLocation(comm, peer_rank, location);
+  auto peer = peer_ref ? locations_.find(*peer_ref) : locations_.end();
+  if (peer == locations_.end()) {  // the definitions do not say who the peer is: keep the record as an event
+    Punctual(location, time, kind, trace_.strings().Intern(kind), attributes);
+    return;
+  }
+  OTF2_LocationRef sender_ref = send ? location : *peer_ref;
+  OTF2_LocationRef receiver_ref = send ? *peer_ref : location;
+  const Location& sender = send ? self : peer->second;
+  const Location& receiver = send ? peer->second : self;
+
+  uint64_t n = (send ? sent_ : received_)[Channel{comm, sender_ref, receiver_ref, tag}]++;
+  char key[128];
+  std::snprintf(key, sizeof key, "c%" PRIu32 ":%" PRIu64 ">%" PRIu64 ":t%" PRIu32 "#%" PRIu64, comm, sender_ref,
+                receiver_ref, tag, n);
+
+  // The link lives in the lowest container holding both ends.
+  std::vector<ContainerId> above_sender;
+  for (ContainerId c = sender.container; c != kNone; c = trace_.container(c).parent) above_sender.push_back(c);
+  ContainerId common = receiver.container;
+  while (std::find(above_sender.begin(), above_sender.end(), common) == above_sender.end())
+    common = trace_.container(common).parent;
+
+  StringId type = LinkType(common, sender.container, receiver.container);
+  auto c = defs_.comms.find(comm);
+  std::string comm_name = c == defs_.comms.end() ? "comm " + std::to_string(comm) : defs_.String(c->second.name);
+  Attributes(attributes);
+  if (send) {  // once per link: the start's fields
+    extras_.push_back({trace_.strings().Intern("Tag"), trace_.strings().Intern(std::to_string(tag))});
+    extras_.push_back({trace_.strings().Intern("Length"), trace_.strings().Intern(std::to_string(length))});
+  }
+  StringId value = trace_.strings().Intern(comm_name);
+  StringId key_id = trace_.strings().Intern(key);
+  if (send)
+    simulator_.StartLink(time, type, Identifier(common), self.identifier, value, key_id, extras_);
+  else
+    simulator_.EndLink(time, type, Identifier(common), self.identifier, value, key_id, extras_);
+}
+
+}  // namespace macroscope::otf2

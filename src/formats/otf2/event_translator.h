@@ -1,0 +1,120 @@
+// Stage 2 of the OTF2 reader: turns the globally time-ordered event records
+// of an archive into calls of the Pajé simulator, which owns state stacks,
+// link matching and variables for every format.
+//
+// Mapping (docs/otf2.md has the long form):
+//   system tree node  -> container, type = its class ("machine", "node")
+//   location group    -> container, type = its OTF2 type ("PROCESS")
+//   location          -> container, type = its OTF2 type ("CPU_THREAD")
+//   ENTER / LEAVE     -> push / pop of state type "Region" of the location,
+//                        value = the region's name
+//   MPI_SEND / MPI_ISEND and MPI_RECV / MPI_IRECV
+//                     -> start / end of a link of type "MPI message" in the
+//                        lowest container holding both locations, matched
+//                        by (communicator, sender, receiver, tag, n-th such
+//                        message), value = the communicator's name
+//   METRIC            -> one variable per metric member, set to the value
+//   any other record  -> a punctual event, one event type per record kind
+//                        ("PROGRAM_BEGIN"), value = the program name for
+//                        PROGRAM_BEGIN and the record kind otherwise
+//   attributes        -> user fields (name = attribute name, value = text)
+// Times: seconds since the clock's global offset; containers are created
+// at the first event's time.
+//
+// Errors: per-record problems throw paje::SimulationError (no position);
+// callbacks run inside the OTF2 library (C code), so nothing may
+// be thrown through them: a callback stores the first exception, asks the
+// library to stop, and the reader rethrows it (see error()).
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+#include "formats/otf2/definitions.h"
+#include "formats/paje/simulator.h"
+#include "model/trace.h"
+
+namespace macroscope::otf2 {
+
+class EventTranslator {
+ public:
+  // All three must outlive the translator.
+  EventTranslator(const Definitions& defs, Trace& trace, paje::Simulator& simulator);
+
+  // Sets a callback for every event record kind OTF2 3.0 knows (and the
+  // "unknown record" one), with this translator as user data.
+  void Register(OTF2_GlobalEvtReaderCallbacks* callbacks);
+
+  // After the last record: ends the simulation and sets the trace's span
+  // [first event, last event] (both 0 when there was no event).
+  void Finish();
+
+  uint64_t records() const { return records_; }
+  // The first exception thrown while translating a record (null if none).
+  std::exception_ptr error() const { return error_; }
+
+ private:
+  struct Location {
+    StringId identifier = kEmptyString;  // the container's alias
+    ContainerId container = kNone;
+  };
+
+  // The OTF2 callbacks (event_translator.cc): each unpacks its record and
+  // calls the members below through Record().
+  struct Callbacks;
+  friend struct Callbacks;
+
+  // Runs `f` for one record at `time`, counting it, creating the containers
+  // on the first record and storing any exception.
+  template <class F>
+  OTF2_CallbackCode Record(OTF2_TimeStamp time, F&& f);
+  double Seconds(OTF2_TimeStamp time) const;
+  void CreateContainers(double time);
+  ContainerId CreateSystemTreeNode(OTF2_SystemTreeNodeRef ref, double time, int depth);
+  ContainerId CreateLocationGroup(OTF2_LocationGroupRef ref, double time);
+  ContainerId Create(double time, ContainerId parent, const std::string& type_name, StringId name,
+                     const std::string& identifier, const std::vector<TextField>& properties);
+  // The identifier of the container type `name` under `parent_type`, defined on first use.
+  StringId ContainerType(TypeId parent_type, const std::string& name);
+  // The identifier of the entity type (kind, name) under the type of
+  // `container`, defined on first use.
+  StringId EntityType(TypeKind kind, ContainerId container, const std::string& name);
+  StringId LinkType(ContainerId parent, ContainerId start, ContainerId end);
+  StringId Identifier(ContainerId container) const;
+  const Location& At(OTF2_LocationRef location) const;
+  // The record's attributes as user fields, in extras_.
+  paje::Extras Attributes(OTF2_AttributeList* attributes);
+  void Punctual(OTF2_LocationRef location, double time, const std::string& kind, StringId value,
+                OTF2_AttributeList* attributes);
+  void Message(bool send, OTF2_LocationRef location, double time, uint32_t peer_rank, OTF2_CommRef comm,
+               uint32_t tag, uint64_t length, OTF2_AttributeList* attributes, const char* kind);
+
+  const Definitions& defs_;
+  Trace& trace_;
+  paje::Simulator& simulator_;
+  uint64_t records_ = 0;
+  bool started_ = false;
+  double first_ = 0, last_ = 0;
+  std::exception_ptr error_;
+
+  std::unordered_map<OTF2_LocationRef, Location> locations_;
+  std::unordered_map<OTF2_SystemTreeNodeRef, ContainerId> nodes_;
+  std::unordered_map<OTF2_LocationGroupRef, ContainerId> groups_;
+  std::map<std::tuple<TypeId, TypeKind, std::string>, StringId> types_;  // (parent, kind, name) -> identifier
+  std::map<std::tuple<TypeId, TypeId, TypeId>, StringId> link_types_;   // (parent, start, end) -> identifier
+  // Messages seen so far per (communicator, sender, receiver, tag), on the
+  // sending and on the receiving side: the n-th send matches the n-th
+  // receive (MPI's non-overtaking rule).
+  using Channel = std::tuple<OTF2_CommRef, OTF2_LocationRef, OTF2_LocationRef, uint32_t>;
+  std::map<Channel, uint64_t> sent_, received_;
+  std::vector<ExtraField> extras_;
+};
+
+}  // namespace macroscope::otf2

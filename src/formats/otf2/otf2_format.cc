@@ -1,0 +1,32 @@
+#include "formats/otf2/otf2_format.h"
+
+#include "formats/otf2/archive_reader.h"
+#include "util/error.h"
+
+namespace macroscope::otf2 {
+
+namespace {
+
+// An anchor file, or a directory holding exactly one (the archive folder
+// Score-P writes).
+bool Sniff(const std::string& path, std::string_view head) {
+  if (!head.empty()) return LooksLikeAnchor(head);
+  std::string anchor = FindAnchor(path);
+  return !anchor.empty() && anchor != path;
+}
+
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
+  // One archive is one trace: several would collide in names and clocks.
+  if (files.size() != 1) throw UserError(files[1] + ": OTF2 archives are read one at a time");
+  ArchiveStats s = ReadArchive(files.front(), options.paje.simulator, trace);
+  return {s.records, s.bytes};
+}
+
+}  // namespace
+
+formats::Format Otf2Format() {
+  return {"otf2", "OTF2 archives (Score-P; anchor file NAME.otf2 or its folder), through the OTF2 library", Sniff,
+          Read};
+}
+
+}  // namespace macroscope::otf2
