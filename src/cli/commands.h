@@ -15,5 +15,6 @@ void RegisterOverviewCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterFormatsCommand(CLI::App& app);
+void RegisterConvertCommand(CLI::App& app);
 
 }  // namespace macroscope::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterLoopsCommand(app);
   macroscope::cli::RegisterStatsCommand(app);
   macroscope::cli::RegisterFormatsCommand(app);
+  macroscope::cli::RegisterConvertCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "formats/chrome/chrome_format.h"
 #include "formats/ctf/ctf_format.h"
 #include "formats/format.h"
 #include "formats/otf2/otf2_format.h"
@@ -18,6 +19,7 @@ namespace macroscope::formats {
 std::span<const Format> AllFormats() {
   static const Format kFormats[] = {
       paje::PajeFormat(),
+      chrome::ChromeFormat(),
       ctf::CtfFormat(),
       otf2::Otf2Format(),
   };

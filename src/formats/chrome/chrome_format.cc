@@ -1,0 +1,27 @@
+#include "formats/chrome/chrome_format.h"
+
+#include <cstdio>
+
+#include "formats/chrome/chrome_reader.h"
+
+namespace macroscope::chrome {
+
+namespace {
+
+bool Sniff(const std::string&, std::string_view head) { return LooksLikeChrome(head); }
+
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions&, Trace& trace) {
+  ReadReport report = ReadChrome(files, trace);
+  // Counted problems, one line each, on stderr: never a silent drop.
+  for (const std::string& w : report.Warnings())
+    std::fprintf(stderr, "macroscope: warning: %s: %s\n", files.front().c_str(), w.c_str());
+  return {report.events, report.bytes};
+}
+
+}  // namespace
+
+formats::Format ChromeFormat() {
+  return {"chrome", "Chrome Trace Event JSON (chrome://tracing, catapult, Perfetto's JSON importer)", Sniff, Read};
+}
+
+}  // namespace macroscope::chrome

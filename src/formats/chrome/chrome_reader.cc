@@ -1,0 +1,752 @@
+#include "formats/chrome/chrome_reader.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <utility>
+
+#include "formats/paje/simulator.h"
+#include "util/error.h"
+#include "util/mapped_file.h"
+
+namespace macroscope::chrome {
+
+namespace {
+
+using Json = nlohmann::json;
+using paje::Simulator;
+using paje::SimulationError;
+constexpr double kOpenEnd = std::numeric_limits<double>::infinity();
+
+// Line and column (1-based) of byte `offset` of `text`.
+std::pair<uint64_t, uint64_t> LineColumn(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  uint64_t line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  return {line, offset - line_start + 1};
+}
+
+// Byte offset of element `index` of the event array (the top-level array or
+// the top-level "traceEvents" value); only for messages, so a plain scan of
+// text already known to be valid JSON. text.size() when not found.
+size_t EventOffset(std::string_view text, size_t index) {
+  int depth = 0, array_depth = -1;
+  bool top_is_object = false, seen_top = false, expect_element = false;
+  size_t count = 0;
+  std::string_view last_string;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (expect_element && c != ']') {
+      if (count == index) return i;
+      ++count;
+      expect_element = false;
+    }
+    if (c == '"') {
+      size_t start = i + 1;
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      last_string = text.substr(start, std::min(i, text.size()) - start);
+      continue;
+    }
+    switch (c) {
+      case '[':
+        ++depth;
+        if (array_depth < 0 && ((!seen_top && depth == 1) || (top_is_object && depth == 2 && last_string == "traceEvents"))) {
+          array_depth = depth;
+          expect_element = true;
+        }
+        seen_top = true;
+        break;
+      case '{':
+        ++depth;
+        if (!seen_top) top_is_object = true;
+        seen_top = true;
+        break;
+      case ']':
+      case '}':
+        if (depth == array_depth) return text.size();
+        --depth;
+        break;
+      case ',':
+        if (depth == array_depth) expect_element = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return text.size();
+}
+
+// A JSON value used as an identifier (pid, tid, id): strings as they are,
+// numbers in their JSON spelling.
+bool IdText(const Json& v, std::string& out) {
+  if (v.is_string()) out = v.get<std::string>();
+  else if (v.is_number()) out = v.dump();
+  else return false;
+  return true;
+}
+
+struct Mark {  // a B or an E, before matching
+  double time;
+  bool begin;
+  StringId value;
+  uint32_t extras;
+  uint32_t src;
+};
+
+struct Slice {
+  double start, end;  // end: kOpenEnd while unclosed
+  uint32_t order;     // file order, the last tie-break
+  StringId value;
+  uint32_t extras, end_extras;
+  uint32_t src;
+};
+
+struct ThreadInfo {
+  std::string pid, tid;
+  uint32_t process;
+  std::string name;
+  double sort_index = 0;
+  bool has_sort_index = false;
+  StringId alias = kEmptyString;
+  std::vector<Mark> marks;
+  std::vector<Slice> slices;  // X, then matched B/E
+};
+
+struct ProcessInfo {
+  std::string pid;
+  std::string name, labels;
+  double sort_index = 0;
+  bool has_sort_index = false;
+  StringId alias = kEmptyString;
+  std::vector<uint32_t> threads;
+};
+
+struct FlowPoint {
+  double time;
+  char phase;  // 's', 't', 'f'
+  std::string key;
+  StringId value;
+  uint32_t thread;
+  uint32_t extras;
+  uint32_t src;
+};
+
+enum class Op : uint8_t { kPush, kPop, kEvent, kVariable, kLinkStart, kLinkEnd };
+struct Action {
+  double time;
+  Op op;
+  StringId type = kEmptyString, container = kEmptyString, value = kEmptyString, key = kEmptyString,
+           peer = kEmptyString;
+  double number = 0;
+  uint32_t extras = 0;
+  uint32_t src = 0;
+};
+
+struct SourceFile {
+  std::string name;
+  std::string_view text;
+  uint32_t first_event;  // global index of its first event
+};
+
+class Importer {
+ public:
+  explicit Importer(Trace& trace) : trace_(trace), sim_(trace, paje::SimulatorOptions{}) {
+    extras_.emplace_back();  // list 0: no fields
+    auto& s = trace_.strings();
+    k_cat_ = s.Intern("cat");
+    k_args_ = s.Intern("args");
+    k_ph_ = s.Intern("ph");
+    k_id_ = s.Intern("id");
+  }
+
+  void AddFile(std::string_view text, const std::string& name);
+  void Build();
+  ReadReport& report() { return report_; }
+
+ private:
+  [[noreturn]] void Fail(uint32_t src, const std::string& message) const;
+  void AddEvent(const Json& e, uint32_t src);
+  uint32_t ProcessOf(const std::string& pid);
+  uint32_t ThreadOf(const std::string& pid, const std::string& tid);
+  // A time field in microseconds, as written (integers stay exact, so that
+  // ts + dur of a parent and of a child that end together are equal).
+  double Micros(const Json& e, const char* field, uint32_t src, bool required) const;
+  double Time(const Json& e, uint32_t src) const { return Micros(e, "ts", src, true) / 1e6; }
+  std::string Field(const Json& e, const char* field, uint32_t src, const char* fallback) const;
+  uint32_t Extras(std::vector<ExtraField> fields);
+  uint32_t CommonExtras(const Json& e, bool with_phase_and_id);
+  void Seen(double t) {
+    first_ = std::min(first_, t);
+    last_ = std::max(last_, t);
+  }
+  StringId S(std::string_view s) { return trace_.strings().Intern(s); }
+  void SlicesToActions(ThreadInfo& thread);
+  void FlowsToActions();
+
+  Trace& trace_;
+  Simulator sim_;
+  ReadReport report_;
+  std::vector<SourceFile> files_;
+  std::vector<ProcessInfo> processes_;
+  std::vector<ThreadInfo> threads_;
+  std::unordered_map<std::string, uint32_t> process_index_, thread_index_;
+  std::vector<std::vector<ExtraField>> extras_;
+  std::vector<Action> actions_;
+  std::vector<FlowPoint> flows_;
+  std::map<std::string, StringId> counter_types_;  // series name -> type alias
+  bool uses_[8] = {};  // which entity types appear (see TypeSlot)
+  double first_ = kOpenEnd, last_ = -kOpenEnd;
+  uint32_t events_ = 0;
+  StringId k_cat_, k_args_, k_ph_, k_id_;
+};
+
+// Entity types, defined only when used. Identifiers are short aliases so
+// that no counter name can collide with them.
+enum TypeSlot { kSliceType, kThreadInstant, kProcessInstant, kGlobalInstant, kAsync, kObject, kFlow };
+
+void Importer::Fail(uint32_t src, const std::string& message) const {
+  const SourceFile* file = &files_.front();
+  for (const SourceFile& f : files_)
+    if (f.first_event <= src) file = &f;
+  size_t offset = EventOffset(file->text, src - file->first_event);
+  ThrowAt(file->name, LineColumn(file->text, offset).first, message);
+}
+
+uint32_t Importer::ProcessOf(const std::string& pid) {
+  auto [it, added] = process_index_.try_emplace(pid, static_cast<uint32_t>(processes_.size()));
+  if (added) {
+    processes_.emplace_back();
+    processes_.back().pid = pid;
+    processes_.back().alias = S("p:" + pid);
+  }
+  return it->second;
+}
+
+uint32_t Importer::ThreadOf(const std::string& pid, const std::string& tid) {
+  uint32_t process = ProcessOf(pid);
+  std::string key = pid;
+  key += '\x1f';
+  key += tid;
+  auto [it, added] = thread_index_.try_emplace(key, static_cast<uint32_t>(threads_.size()));
+  if (added) {
+    threads_.emplace_back();
+    threads_.back().pid = pid;
+    threads_.back().tid = tid;
+    threads_.back().process = process;
+    threads_.back().alias = S("t:" + pid + ":" + tid);
+    processes_[process].threads.push_back(it->second);
+  }
+  return it->second;
+}
+
+double Importer::Micros(const Json& e, const char* field, uint32_t src, bool required) const {
+  auto it = e.find(field);
+  if (it == e.end()) {
+    if (required) Fail(src, std::string("event has no \"") + field + "\"");
+    return 0;
+  }
+  if (!it->is_number()) Fail(src, std::string("\"") + field + "\" is not a number: " + it->dump());
+  return it->get<double>();
+}
+
+std::string Importer::Field(const Json& e, const char* field, uint32_t src, const char* fallback) const {
+  auto it = e.find(field);
+  if (it == e.end() || it->is_null()) return fallback;
+  std::string out;
+  if (!IdText(*it, out)) Fail(src, std::string("\"") + field + "\" is neither a string nor a number: " + it->dump());
+  return out;
+}
+
+uint32_t Importer::Extras(std::vector<ExtraField> fields) {
+  if (fields.empty()) return 0;
+  extras_.push_back(std::move(fields));
+  return static_cast<uint32_t>(extras_.size() - 1);
+}
+
+// cat and args (compact JSON) as user fields; with_phase_and_id adds ph and id.
+uint32_t Importer::CommonExtras(const Json& e, bool with_phase_and_id) {
+  std::vector<ExtraField> fields;
+  if (with_phase_and_id) {
+    fields.push_back({k_ph_, S(e["ph"].get<std::string>())});
+    std::string id;
+    auto it = e.find("id");
+    if (it != e.end() && IdText(*it, id)) fields.push_back({k_id_, S(id)});
+  }
+  auto cat = e.find("cat");
+  if (cat != e.end() && cat->is_string() && !cat->get_ref<const std::string&>().empty())
+    fields.push_back({k_cat_, S(cat->get<std::string>())});
+  auto args = e.find("args");
+  if (args != e.end() && !args->is_null() && !(args->is_object() && args->empty()))
+    fields.push_back({k_args_, S(args->dump())});
+  return Extras(std::move(fields));
+}
+
+void Importer::AddFile(std::string_view text, const std::string& name) {
+  files_.push_back({name, text, events_});
+  report_.bytes += text.size();
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    // e.byte: 1-based index of the character where parsing stopped.
+    auto [line, column] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+    std::string what = e.what();
+    auto cut = what.find("syntax error");
+    ThrowAt(name, line, "column " + std::to_string(column) + ": invalid JSON: " +
+                            (cut == std::string::npos ? what : what.substr(cut)));
+  }
+  const Json* events = &doc;
+  if (doc.is_object()) {
+    auto it = doc.find("traceEvents");
+    if (it == doc.end() || !it->is_array()) ThrowAt(name, 1, "a JSON object without a \"traceEvents\" array");
+    events = &*it;
+  } else if (!doc.is_array()) {
+    ThrowAt(name, 1, "neither a JSON array of trace events nor an object with \"traceEvents\"");
+  }
+  for (const Json& e : *events) AddEvent(e, events_++);
+  report_.events += events->size();
+}
+
+void Importer::AddEvent(const Json& e, uint32_t src) {
+  if (!e.is_object()) Fail(src, "a trace event is not a JSON object: " + e.dump().substr(0, 60));
+  auto ph_it = e.find("ph");
+  if (ph_it == e.end() || !ph_it->is_string()) Fail(src, "a trace event without a string \"ph\"");
+  const std::string& ph = ph_it->get_ref<const std::string&>();
+  report_.phases[ph]++;
+  const char p = ph.size() == 1 ? ph[0] : '\0';
+  auto name = [&] { return S(Field(e, "name", src, "")); };
+  std::string pid = Field(e, "pid", src, "0");
+  switch (p) {
+    case 'B':
+    case 'E':
+    case 'X': {
+      double us = Micros(e, "ts", src, true), t = us / 1e6;
+      uint32_t th = ThreadOf(pid, Field(e, "tid", src, "0"));
+      uses_[kSliceType] = true;
+      Seen(t);
+      if (p == 'X') {
+        double dur = Micros(e, "dur", src, false);
+        if (dur < 0) Fail(src, "negative \"dur\"");
+        double end = (us + dur) / 1e6;
+        Seen(end);
+        threads_[th].slices.push_back({t, end, src, name(), CommonExtras(e, false), 0, src});
+        report_.slices++;
+      } else {
+        uint32_t extras = p == 'B' ? CommonExtras(e, false) : 0;
+        if (p == 'E') {  // an E's args go to the end of the state
+          auto args = e.find("args");
+          if (args != e.end() && !args->is_null() && !(args->is_object() && args->empty()))
+            extras = Extras({{k_args_, S(args->dump())}});
+        }
+        threads_[th].marks.push_back({t, p == 'B', p == 'B' ? name() : kEmptyString, extras, src});
+      }
+      // Flow v2: a slice that starts or ends a flow by its bind_id.
+      auto bind = e.find("bind_id");
+      bool out = e.value("flow_out", false), in = e.value("flow_in", false);
+      std::string id;
+      if (bind != e.end() && IdText(*bind, id) && (in || out) && p != 'E')
+        flows_.push_back({t, in && out ? 't' : out ? 's' : 'f', "v2\x1f" + id, name(), th, 0, src});
+      return;
+    }
+    case 'i':
+    case 'I':
+    case 'R': {
+      double t = Time(e, src);
+      Seen(t);
+      std::string scope = p == 'R' ? "t" : Field(e, "s", src, "t");
+      Action a{t, Op::kEvent};
+      a.value = name();
+      a.extras = CommonExtras(e, false);
+      a.src = src;
+      if (scope == "g") {
+        a.type = S("Ig");
+        a.container = S("0");
+        uses_[kGlobalInstant] = true;
+      } else if (scope == "p") {
+        a.type = S("Ip");
+        a.container = S("p:" + pid);
+        ProcessOf(pid);
+        uses_[kProcessInstant] = true;
+      } else {
+        a.type = S("It");
+        a.container = S("t:" + pid + ":" + Field(e, "tid", src, "0"));
+        ThreadOf(pid, Field(e, "tid", src, "0"));
+        uses_[kThreadInstant] = true;
+      }
+      actions_.push_back(a);
+      report_.instants++;
+      return;
+    }
+    case 'C': {
+      double t = Time(e, src);
+      Seen(t);
+      ProcessOf(pid);
+      std::string series = Field(e, "name", src, "");
+      std::string id = Field(e, "id", src, "");
+      if (!id.empty()) series += "[" + id + "]";
+      auto args = e.find("args");
+      if (args == e.end() || !args->is_object()) {
+        report_.ignored_counter_args++;
+        return;
+      }
+      for (auto& [key, v] : args->items()) {
+        double number = 0;
+        if (v.is_number()) {
+          number = v.get<double>();
+        } else if (v.is_string()) {  // some writers quote their numbers
+          const std::string& s = v.get_ref<const std::string&>();
+          char* end = nullptr;
+          number = std::strtod(s.c_str(), &end);
+          if (s.empty() || *end != '\0') {
+            report_.ignored_counter_args++;
+            continue;
+          }
+        } else {
+          report_.ignored_counter_args++;
+          continue;
+        }
+        std::string type_name = series + " " + key;
+        auto [it, added] = counter_types_.try_emplace(type_name, kEmptyString);
+        if (added) it->second = S("C" + std::to_string(counter_types_.size()));
+        Action a{t, Op::kVariable};
+        a.type = it->second;
+        a.container = S("p:" + pid);
+        a.number = number;
+        a.src = src;
+        actions_.push_back(a);
+        report_.counter_values++;
+      }
+      return;
+    }
+    case 's':
+    case 't':
+    case 'f': {
+      double t = Time(e, src);
+      Seen(t);
+      uint32_t th = ThreadOf(pid, Field(e, "tid", src, "0"));
+      std::string id;
+      auto it = e.find("id");
+      if (it == e.end() || !IdText(*it, id)) {
+        auto id2 = e.find("id2");
+        if (id2 == e.end() || !id2->is_object()) Fail(src, "a flow event without \"id\"");
+        auto g = id2->find("global"), l = id2->find("local");
+        if (!((g != id2->end() && IdText(*g, id)) || (l != id2->end() && IdText(*l, id))))
+          Fail(src, "a flow event without \"id\"");
+      }
+      std::string key = e.value("cat", std::string()) + '\x1f' + id;
+      flows_.push_back({t, p, std::move(key), name(), th, CommonExtras(e, false), src});
+      return;
+    }
+    case 'b':
+    case 'e':
+    case 'n':
+    case 'S':
+    case 'T':
+    case 'p':
+    case 'F':
+    case 'N':
+    case 'O':
+    case 'D': {
+      double t = Time(e, src);
+      Seen(t);
+      ProcessOf(pid);
+      bool object = p == 'N' || p == 'O' || p == 'D';
+      Action a{t, Op::kEvent};
+      a.type = S(object ? "O" : "A");
+      a.container = S("p:" + pid);
+      a.value = name();
+      a.extras = CommonExtras(e, true);
+      a.src = src;
+      actions_.push_back(a);
+      uses_[object ? kObject : kAsync] = true;
+      (object ? report_.object_events : report_.async_events)++;
+      return;
+    }
+    case 'M': {
+      std::string what = Field(e, "name", src, "");
+      auto args = e.find("args");
+      const Json* a = args != e.end() && args->is_object() ? &*args : nullptr;
+      auto arg = [&](const char* key) -> const Json* {
+        if (!a) return nullptr;
+        auto it = a->find(key);
+        return it == a->end() ? nullptr : &*it;
+      };
+      if (what == "process_name" || what == "process_labels" || what == "thread_name") {
+        const Json* v = arg(what == "process_labels" ? "labels" : "name");
+        std::string text;
+        if (!v || !IdText(*v, text)) Fail(src, what + " metadata without a string args." + (what == "process_labels" ? "labels" : "name"));
+        if (what == "thread_name") threads_[ThreadOf(pid, Field(e, "tid", src, "0"))].name = text;
+        else if (what == "process_name") processes_[ProcessOf(pid)].name = text;
+        else processes_[ProcessOf(pid)].labels = text;
+      } else if (what == "process_sort_index" || what == "thread_sort_index") {
+        const Json* v = arg("sort_index");
+        if (!v || !v->is_number()) Fail(src, what + " metadata without a numeric args.sort_index");
+        if (what == "thread_sort_index") {
+          ThreadInfo& th = threads_[ThreadOf(pid, Field(e, "tid", src, "0"))];
+          th.sort_index = v->get<double>();
+          th.has_sort_index = true;
+        } else {
+          ProcessInfo& pr = processes_[ProcessOf(pid)];
+          pr.sort_index = v->get<double>();
+          pr.has_sort_index = true;
+        }
+      } else {
+        report_.ignored_metadata++;
+        return;
+      }
+      report_.names++;
+      return;
+    }
+    default:
+      report_.unknown_phases[ph]++;
+      return;
+  }
+}
+
+// Nesting of one thread's slices. B/E are matched by a stack in time order
+// (file order at equal times); every slice is then an interval, and the
+// intervals, sorted by start, longest first, are replayed as push/pop pairs
+// so that a slice ending at t is popped before one starting at t is pushed.
+// A slice that outlives its parent is cut at the parent's end (counted).
+void Importer::SlicesToActions(ThreadInfo& th) {
+  std::stable_sort(th.marks.begin(), th.marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
+  std::vector<size_t> open;  // indexes into th.slices
+  for (const Mark& m : th.marks) {
+    if (m.begin) {
+      open.push_back(th.slices.size());
+      th.slices.push_back({m.time, kOpenEnd, m.src, m.value, m.extras, 0, m.src});
+      report_.slices++;
+      continue;
+    }
+    if (open.empty())
+      Fail(m.src, "E (end of a slice) without a matching B on thread " + th.tid + " of process " + th.pid);
+    th.slices[open.back()].end = m.time;
+    th.slices[open.back()].end_extras = m.extras;
+    open.pop_back();
+  }
+  report_.unclosed_slices += open.size();
+  std::sort(th.slices.begin(), th.slices.end(), [](const Slice& a, const Slice& b) {
+    if (a.start != b.start) return a.start < b.start;
+    if (a.end != b.end) return a.end > b.end;
+    return a.order < b.order;
+  });
+  const StringId type = S("S");
+  std::vector<const Slice*> stack;
+  auto pop = [&] {
+    const Slice* s = stack.back();
+    stack.pop_back();
+    if (s->end == kOpenEnd) return;  // closed by the simulator at the trace end
+    Action a{s->end, Op::kPop};
+    a.type = type;
+    a.container = th.alias;
+    a.extras = s->end_extras;
+    a.src = s->src;
+    actions_.push_back(a);
+  };
+  for (Slice& s : th.slices) {
+    while (!stack.empty() && stack.back()->end <= s.start && stack.back()->end != kOpenEnd) pop();
+    if (!stack.empty() && s.end > stack.back()->end) {
+      s.end = stack.back()->end;
+      report_.truncated_slices++;
+    }
+    Action a{s.start, Op::kPush};
+    a.type = type;
+    a.container = th.alias;
+    a.value = s.value;
+    a.extras = s.extras;
+    a.src = s.src;
+    actions_.push_back(a);
+    stack.push_back(&s);
+  }
+  while (!stack.empty()) pop();
+}
+
+// Flows: s opens a flow of key (cat, id) on its thread, t closes one and
+// opens the next, f closes one; each closed pair is one link from the thread
+// of its start to the thread of its end, named after the opening event.
+// Writers reuse ids (pointer values) while earlier flows are still open, so
+// the open flows of a key form a queue: an end closes the oldest (FIFO).
+void Importer::FlowsToActions() {
+  std::stable_sort(flows_.begin(), flows_.end(), [](const FlowPoint& a, const FlowPoint& b) { return a.time < b.time; });
+  std::unordered_map<std::string, std::deque<const FlowPoint*>> pending;
+  const StringId type = S("F");
+  const StringId root = S("0");
+  uint64_t key = 0;
+  for (const FlowPoint& f : flows_) {
+    auto& queue = pending[f.key];
+    if (f.phase == 's') {
+      queue.push_back(&f);
+      continue;
+    }
+    if (queue.empty()) {
+      if (f.phase == 'f') {
+        report_.unmatched_flow_ends++;
+      } else {
+        queue.push_back(&f);  // a step without a start starts a flow
+      }
+      continue;
+    }
+    const FlowPoint& s = *queue.front();
+    queue.pop_front();
+    if (f.phase == 't') queue.push_front(&f);
+    Action start{s.time, Op::kLinkStart};
+    start.type = type;
+    start.container = root;
+    start.peer = threads_[s.thread].alias;
+    start.value = s.value;
+    start.key = S(std::to_string(++key));
+    start.extras = s.extras;
+    start.src = s.src;
+    Action end = start;
+    end.time = f.time;
+    end.op = Op::kLinkEnd;
+    end.peer = threads_[f.thread].alias;
+    end.extras = f.extras;
+    end.src = f.src;
+    actions_.push_back(start);
+    actions_.push_back(end);
+    report_.flows++;
+    uses_[kFlow] = true;
+  }
+  for (auto& [k, queue] : pending) report_.unmatched_flow_starts += queue.size();
+}
+
+void Importer::Build() {
+  if (first_ == kOpenEnd) first_ = last_ = 0;
+  for (ThreadInfo& t : threads_) SlicesToActions(t);
+  FlowsToActions();
+  auto& s = trace_.strings();
+  const StringId root = s.Intern("0");
+  auto define = [&](TypeKind kind, StringId parent, const char* name, const char* alias) {
+    sim_.DefineEntityType(kind, parent, s.Intern(name), s.Intern(alias), kEmptyString);
+  };
+  const StringId P = s.Intern("P"), T = s.Intern("T");
+  sim_.DefineContainerType(root, s.Intern("Process"), P);
+  sim_.DefineContainerType(P, s.Intern("Thread"), T);
+  if (uses_[kSliceType]) define(TypeKind::kState, T, "Slice", "S");
+  if (uses_[kThreadInstant]) define(TypeKind::kEvent, T, "Instant", "It");
+  if (uses_[kProcessInstant]) define(TypeKind::kEvent, P, "Instant", "Ip");
+  if (uses_[kGlobalInstant]) define(TypeKind::kEvent, root, "Instant", "Ig");
+  if (uses_[kAsync]) define(TypeKind::kEvent, P, "Async", "A");
+  if (uses_[kObject]) define(TypeKind::kEvent, P, "Object", "O");
+  for (auto& [name, alias] : counter_types_) sim_.DefineEntityType(TypeKind::kVariable, P, s.Intern(name), alias, kEmptyString);
+  if (uses_[kFlow]) sim_.DefineLinkType(root, T, T, s.Intern("Flow"), s.Intern("F"));
+
+  // Containers, all created at the first timestamp, in sort-index order
+  // (ties: order of first appearance).
+  std::vector<uint32_t> order(processes_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return processes_[a].sort_index < processes_[b].sort_index; });
+  const StringId k_pid = s.Intern("pid"), k_tid = s.Intern("tid"), k_sort = s.Intern("sort_index"),
+                 k_labels = s.Intern("labels");
+  auto number = [](double v) {
+    Json j = v;
+    if (v == static_cast<double>(static_cast<int64_t>(v))) j = static_cast<int64_t>(v);
+    return j.dump();
+  };
+  for (uint32_t pi : order) {
+    ProcessInfo& p = processes_[pi];
+    std::vector<ExtraField> extras{{k_pid, s.Intern(p.pid)}};
+    if (p.has_sort_index) extras.push_back({k_sort, s.Intern(number(p.sort_index))});
+    if (!p.labels.empty()) extras.push_back({k_labels, s.Intern(p.labels)});
+    sim_.CreateContainer(first_, P, root, s.Intern(p.name.empty() ? "Process " + p.pid : p.name), p.alias, extras);
+    std::stable_sort(p.threads.begin(), p.threads.end(),
+                     [&](uint32_t a, uint32_t b) { return threads_[a].sort_index < threads_[b].sort_index; });
+    for (uint32_t ti : p.threads) {
+      ThreadInfo& t = threads_[ti];
+      std::vector<ExtraField> textras{{k_tid, s.Intern(t.tid)}};
+      if (t.has_sort_index) textras.push_back({k_sort, s.Intern(number(t.sort_index))});
+      sim_.CreateContainer(first_, T, p.alias, s.Intern(t.name.empty() ? "Thread " + t.tid : t.name), t.alias, textras);
+    }
+  }
+
+  // One time-ordered stream; each source list is already in time order
+  // where it matters (a thread's push/pop sequence), and the sort is stable.
+  std::stable_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) { return a.time < b.time; });
+  for (const Action& a : actions_) {
+    paje::Extras extras(extras_[a.extras]);
+    try {
+      switch (a.op) {
+        case Op::kPush: sim_.PushState(a.time, a.type, a.container, a.value, extras); break;
+        case Op::kPop: sim_.PopState(a.time, a.type, a.container, extras); break;
+        case Op::kEvent: sim_.NewEvent(a.time, a.type, a.container, a.value, extras); break;
+        case Op::kVariable:
+          sim_.ChangeVariable(Simulator::VariableOp::kSet, a.time, a.type, a.container, a.number, extras);
+          break;
+        case Op::kLinkStart: sim_.StartLink(a.time, a.type, a.container, a.peer, a.value, a.key, extras); break;
+        case Op::kLinkEnd: sim_.EndLink(a.time, a.type, a.container, a.peer, a.value, a.key, extras); break;
+      }
+    } catch (const SimulationError& e) {
+      Fail(a.src, e.what());
+    }
+  }
+  try {
+    sim_.Finish(last_);
+  } catch (const SimulationError& e) {
+    ThrowAt(files_.back().name, 1, e.what());
+  }
+  trace_.SetTimeSpan(first_, last_);
+}
+
+}  // namespace
+
+std::vector<std::string> ReadReport::Warnings() const {
+  std::vector<std::string> out;
+  auto add = [&](uint64_t n, const std::string& what) {
+    if (n) out.push_back(std::to_string(n) + " " + what);
+  };
+  add(unclosed_slices, "slice(s) begun (B) and never ended: closed at the trace end");
+  add(truncated_slices, "slice(s) outliving their parent slice: cut at its end");
+  add(unmatched_flow_starts, "flow start(s) (s/t) never ended: dropped");
+  add(unmatched_flow_ends, "flow end(s) (f) without a pending start: dropped");
+  add(ignored_counter_args, "counter value(s) that are not numbers: ignored");
+  add(ignored_metadata, "metadata event(s) other than names, sort indexes and labels: ignored");
+  if (!unknown_phases.empty()) {
+    uint64_t n = 0;
+    std::string list;
+    for (auto& [ph, count] : unknown_phases) {
+      n += count;
+      list += (list.empty() ? "" : ", ") + ph + " " + std::to_string(count);
+    }
+    out.push_back(std::to_string(n) + " event(s) of unsupported phases ignored (" + list + ")");
+  }
+  return out;
+}
+
+ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace) {
+  Importer importer(trace);
+  importer.AddFile(text, name);
+  importer.Build();
+  return importer.report();
+}
+
+ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace) {
+  Importer importer(trace);
+  std::vector<std::unique_ptr<MappedFile>> mapped;  // alive until messages are written
+  for (const std::string& f : files) {
+    mapped.push_back(std::make_unique<MappedFile>(f));
+    importer.AddFile(mapped.back()->bytes(), f);
+  }
+  importer.Build();
+  return importer.report();
+}
+
+bool LooksLikeChrome(std::string_view head) {
+  size_t i = head.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos || (head[i] != '[' && head[i] != '{')) return false;
+  return head.find("\"ph\"") != std::string_view::npos || head.find("\"traceEvents\"") != std::string_view::npos;
+}
+
+}  // namespace macroscope::chrome

@@ -1,0 +1,67 @@
+// Reads Chrome Trace Event JSON (the format of chrome://tracing, catapult
+// and Perfetto's JSON importer) into the trace model, through the Pajé
+// simulator like every other reader.
+//
+// Stages: (1) parse the whole file with nlohmann::json (the bare-array form
+// and the {"traceEvents": [...]} object form); (2) sort each record into
+// its container's lists (processes and threads are found first, names from
+// M metadata); (3) turn slices into properly nested push/pop pairs per
+// thread and everything into one time-ordered list of simulator calls;
+// (4) replay it. The mapping is documented in docs/chrome.md.
+//
+// Errors: bad JSON, wrong field types and input the simulator refuses
+// (an E without a B) throw UserError "FILE:LINE: message" (LINE of the
+// offending event; LINE:COLUMN for JSON syntax errors). Problems that lose
+// nothing structural (unknown phases, unmatched flow ends, overlapping
+// slices) are counted in ReadReport, never dropped silently.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace macroscope::chrome {
+
+struct ReadReport {
+  uint64_t events = 0;  // elements of the event arrays
+  uint64_t bytes = 0;
+  std::map<std::string, uint64_t> phases;  // events per "ph"
+
+  // What they became.
+  uint64_t slices = 0;            // states: B/E pairs (and unclosed B) + X
+  uint64_t instants = 0;          // i/I/R events
+  uint64_t counter_values = 0;    // one per (C event, numeric arg)
+  uint64_t flows = 0;             // links (s->t, t->t, s->f, t->f, flow v2 pairs; oldest open first)
+  uint64_t async_events = 0;      // b/e/n/S/T/p/F as punctual "Async" events
+  uint64_t object_events = 0;     // N/O/D as punctual "Object" events
+  uint64_t names = 0;             // M process_name/thread_name/…sort_index/labels used
+
+  // Counted problems (shown as one warning line by the format's front door).
+  uint64_t unclosed_slices = 0;       // B without E: closed at the trace end
+  uint64_t truncated_slices = 0;      // slices overlapping their parent: cut at its end
+  uint64_t unmatched_flow_starts = 0; // s/t never closed by a t/f of the same (cat, id): dropped
+  uint64_t unmatched_flow_ends = 0;   // f without an open s/t of its (cat, id): dropped
+  uint64_t ignored_counter_args = 0;  // counter args that are not numbers
+  uint64_t ignored_metadata = 0;      // M events other than names/sort indexes/labels
+  std::map<std::string, uint64_t> unknown_phases;  // dropped, per "ph"
+
+  // One human-readable line per non-zero problem counter.
+  std::vector<std::string> Warnings() const;
+};
+
+// Reads `files` (merged as one trace) into `trace`, simulated, with the
+// time span set to [first, last] timestamp (seconds).
+ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace);
+
+// Reads one trace held in memory; `name` stands for the file in messages.
+ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace);
+
+// True when `head` (the first bytes of a file) looks like Chrome JSON: first
+// non-blank byte '[' or '{' and a "ph" or "traceEvents" key.
+bool LooksLikeChrome(std::string_view head);
+
+}  // namespace macroscope::chrome

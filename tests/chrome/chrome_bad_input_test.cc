@@ -1,0 +1,81 @@
+// Bad Chrome JSON: one clear line naming the file (and line, and column for
+// syntax errors), exit 1, nothing on stdout, no output file left behind.
+#include <algorithm>
+#include <filesystem>
+
+#include "test_helpers.h"
+
+namespace macroscope::chrome {
+namespace {
+
+using testing::ChromeTestData;
+using testing::Macroscope;
+using testing::ReadText;
+using testing::Scratch;
+using testing::WriteText;
+
+// Checks the refusal of `file` by `info` and by `convert` (no output left).
+void ExpectRefused(const std::string& file, const std::string& message_part) {
+  auto r = Macroscope("info " + file);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.err.rfind("macroscope: " + file + ":", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(message_part), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  const std::string out = file + ".out.json";
+  auto c = Macroscope("convert " + file + " -o " + out);
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_TRUE(c.out.empty());
+  EXPECT_FALSE(std::filesystem::exists(out));
+  for (auto& entry : std::filesystem::directory_iterator(std::filesystem::path(file).parent_path()))
+    EXPECT_EQ(entry.path().string().find(".out.json"), std::string::npos) << "left behind: " << entry.path();
+}
+
+TEST(ChromeBadInput, TruncatedRealFile) {
+  std::string text = ReadText(ChromeTestData() + "/x_event_trace.json");
+  ASSERT_FALSE(text.empty());
+  const std::string file = Scratch("truncated") + "/truncated.json";
+  size_t cut = text.size() / 2;
+  WriteText(file, text.substr(0, cut));
+  size_t lines = std::count(text.begin(), text.begin() + cut, '\n') + 1;
+  ExpectRefused(file, std::to_string(lines) + ": column ");
+  ExpectRefused(file, "invalid JSON");
+}
+
+TEST(ChromeBadInput, FlippedByte) {
+  std::string text = ReadText(ChromeTestData() + "/flow.json");
+  size_t at = text.find(':', text.size() / 3);
+  ASSERT_NE(at, std::string::npos);
+  text[at] = ';';
+  const std::string file = Scratch("flipped") + "/flipped.json";
+  WriteText(file, text);
+  size_t line = std::count(text.begin(), text.begin() + at, '\n') + 1;
+  ExpectRefused(file, ":" + std::to_string(line) + ": column ");
+}
+
+TEST(ChromeBadInput, TimestampIsAString) {
+  const std::string file = Scratch("ts_string") + "/ts_string.json";
+  WriteText(file, "[\n{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":1,\"name\":\"a\"},\n"
+                  "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":\"10\"}\n]\n");
+  ExpectRefused(file, ":3: \"ts\" is not a number: \"10\"");
+}
+
+TEST(ChromeBadInput, EndWithoutBegin) {
+  const std::string file = Scratch("e_without_b") + "/e_without_b.json";
+  WriteText(file, "{\"traceEvents\": [\n{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2,\"name\":\"a\"},\n"
+                  "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5}\n]}\n");
+  ExpectRefused(file, ":3: E (end of a slice) without a matching B");
+}
+
+TEST(ChromeBadInput, WrongShapes) {
+  const std::string dir = Scratch("shapes");
+  WriteText(dir + "/no_array.json", "{\"traceEvents\": 3, \"ph\": 1}\n");
+  ExpectRefused(dir + "/no_array.json", "without a \"traceEvents\" array");
+  WriteText(dir + "/not_object.json", "[\n{\"ph\":\"i\",\"ts\":1},\n 42\n]\n");
+  ExpectRefused(dir + "/not_object.json", ":3: a trace event is not a JSON object");
+  WriteText(dir + "/pid_object.json", "[{\"ph\":\"i\",\"ts\":1,\"pid\":{}}]\n");
+  ExpectRefused(dir + "/pid_object.json", ":1: \"pid\" is neither a string nor a number");
+}
+
+}  // namespace
+}  // namespace macroscope::chrome
