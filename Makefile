@@ -55,7 +55,10 @@ fuzz: deps
 
 run: build
 	$(BUILD)/macroscope info examples/synthetic.trace
-	$(BUILD)/macroscope dump examples/synthetic.trace | head -20
+	$(BUILD)/macroscope stats examples/synthetic.trace | head -8
+	$(BUILD)/macroscope aggregate examples/synthetic.trace --no-cache --slices 30 --mode spatiotemporal --plist --format csv | head -8
+	$(BUILD)/macroscope overview examples/synthetic.trace --no-cache --slices 60 --mode spatiotemporal -o $(BUILD)/overview.png
+	@echo "overview picture: $(BUILD)/overview.png (no web UI yet)"
 
 bench: build
 	bash bench/dump_vs_pjdump
