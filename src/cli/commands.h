@@ -12,6 +12,7 @@ void RegisterInfoCommand(CLI::App& app);
 void RegisterGenerateCommand(CLI::App& app);
 void RegisterAggregateCommand(CLI::App& app);
 void RegisterOverviewCommand(CLI::App& app);
+void RegisterCatalogCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterFormatsCommand(CLI::App& app);
