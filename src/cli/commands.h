@@ -12,10 +12,11 @@ void RegisterInfoCommand(CLI::App& app);
 void RegisterGenerateCommand(CLI::App& app);
 void RegisterAggregateCommand(CLI::App& app);
 void RegisterOverviewCommand(CLI::App& app);
-void RegisterCatalogCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterFormatsCommand(CLI::App& app);
 void RegisterConvertCommand(CLI::App& app);
+void RegisterImportCommand(CLI::App& app);
+void RegisterCatalogCommand(CLI::App& app);
 
 }  // namespace macroscope::cli

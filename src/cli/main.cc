@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterStatsCommand(app);
   macroscope::cli::RegisterFormatsCommand(app);
   macroscope::cli::RegisterConvertCommand(app);
+  macroscope::cli::RegisterImportCommand(app);
   macroscope::cli::RegisterCatalogCommand(app);
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@
 #include "formats/format.h"
 #include "formats/otf2/otf2_format.h"
 #include "formats/paje/paje_format.h"
+#include "store/store_format.h"
 #include "util/error.h"
 
 namespace macroscope::formats {
@@ -22,6 +23,7 @@ std::span<const Format> AllFormats() {
       chrome::ChromeFormat(),
       ctf::CtfFormat(),
       otf2::Otf2Format(),
+      store::StoreFormat(),
   };
   return kFormats;
 }

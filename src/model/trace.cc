@@ -86,6 +86,21 @@ EntityStore& Trace::Store(ContainerId container, TypeId type) {
   return s;
 }
 
+TypeId Trace::AppendType(Type t) {
+  types_.push_back(std::move(t));
+  return static_cast<TypeId>(types_.size() - 1);
+}
+
+ContainerId Trace::AppendContainer(Container c) {
+  containers_.push_back(std::move(c));
+  return static_cast<ContainerId>(containers_.size() - 1);
+}
+
+uint32_t Trace::AppendStore(EntityStore s) {
+  stores_.push_back(std::move(s));
+  return static_cast<uint32_t>(stores_.size() - 1);
+}
+
 const EntityStore* Trace::FindStore(ContainerId container, TypeId type) const {
   for (auto& [t, index] : containers_[container].stores)
     if (t == type) return &stores_[index];

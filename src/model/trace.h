@@ -71,6 +71,19 @@ class ExtraColumn {
   void SetStart(size_t entity, uint32_t list) { Set(at_start_, entity, list); }
   void SetEnd(size_t entity, uint32_t list) { Set(at_end_, entity, list); }
   bool empty() const { return fields_.empty(); }
+  // The raw state, for the store (src/store), which saves it and puts it
+  // back unchanged with Restore(); the caller checks list ids are in range.
+  const std::vector<ExtraField>& fields() const { return fields_; }
+  const std::vector<uint32_t>& list_begin() const { return list_begin_; }
+  const std::vector<uint32_t>& at_start() const { return at_start_; }
+  const std::vector<uint32_t>& at_end() const { return at_end_; }
+  void Restore(std::vector<ExtraField> fields, std::vector<uint32_t> list_begin, std::vector<uint32_t> at_start,
+               std::vector<uint32_t> at_end) {
+    fields_ = std::move(fields);
+    list_begin_ = std::move(list_begin);
+    at_start_ = std::move(at_start);
+    at_end_ = std::move(at_end);
+  }
   template <class F>
   void ForEach(size_t entity, F&& f) const {
     for (auto* column : {&at_start_, &at_end_}) {
@@ -142,6 +155,15 @@ class Trace {
   void SetTimeSpan(double start, double end) { start_time_ = start; end_time_ = end; }
   // Sorts nothing, moves nothing: builds the interval index of every store.
   void BuildIndexes();
+
+  // --- restoring (the store reader, src/store) ---
+  // Append a type, container or store exactly as given: nothing is linked
+  // (children and store lists come with the element), so the caller restores
+  // them in id order and checks ids. The roots (id 0) are replaced through
+  // type(0) and container(0).
+  TypeId AppendType(Type t);
+  ContainerId AppendContainer(Container c);
+  uint32_t AppendStore(EntityStore s);
 
   // --- queries ---
   const std::vector<Type>& types() const { return types_; }

@@ -1,0 +1,48 @@
+// `macroscope import`: a trace (any format) simulated once and saved as a
+// store (docs/store.md) that every command reads in well under a second.
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/trace_loading.h"
+#include "store/store.h"
+#include "util/error.h"
+
+namespace macroscope::cli {
+
+namespace {
+
+struct ImportArgs {
+  std::vector<std::string> files;
+  formats::ReadOptions read;
+  std::string output;
+  bool quiet = false;
+};
+
+void RunImport(const ImportArgs& args) {
+  std::string output = args.output;
+  if (output.empty()) {
+    if (args.files.front() == "-") throw UserError("standard input: give the store's name with -o");
+    output = args.files.front() + ".mstore";
+  }
+  LoadedTrace loaded;
+  LoadTrace(args.files, args.read, loaded);
+  store::WriteStore(loaded.trace, {loaded.stats.events, loaded.stats.bytes}, output);
+  if (!args.quiet) std::printf("%s\n", output.c_str());
+}
+
+}  // namespace
+
+void RegisterImportCommand(CLI::App& app) {
+  auto args = std::make_shared<ImportArgs>();
+  CLI::App* cmd = app.add_subcommand("import", "Simulate a trace once and save it as a store every command reads fast");
+  cmd->set_help_flag("--help", "Print this help message and exit");
+  cmd->add_option("files", args->files, "Trace files, read in order as one trace ('-' for standard input)")
+      ->required();
+  cmd->add_option("-o,--output", args->output, "The store to write (default: TRACE.mstore beside the trace)");
+  cmd->add_flag("-q,--quiet", args->quiet, "Do not print the store's name");
+  AddReadOptions(*cmd, args->read);
+  cmd->callback([args] { RunImport(*args); });
+}
+
+}  // namespace macroscope::cli

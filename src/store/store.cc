@@ -1,0 +1,629 @@
+#include "store/store.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <thread>
+#include <vector>
+
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/mapped_file.h"
+
+namespace macroscope::store {
+
+namespace {
+
+constexpr char kMagic[8] = {'\x89', 'M', 'S', 'T', 'O', 'R', 'E', '\n'};
+constexpr char kEndMagic[8] = {'M', 'S', 'T', 'O', 'R', 'E', 'N', 'D'};
+constexpr size_t kHeaderSize = 16;   // magic, u32 version, u32 flags
+constexpr size_t kEntrySize = 32;    // u64 offset, compressed size, raw size, hash
+constexpr size_t kFooterSize = 32;   // u64 directory offset, count, checksum, end magic
+constexpr int kLevel = 3;
+
+// The sections, in file order (docs/store.md).
+enum Section : uint32_t {
+  kMeta, kStringBytes, kStringLengths, kTypes, kValues, kContainers, kStores,
+  kStart, kEnd, kValue, kNumber, kLevelColumn, kKey, kPeerStart, kPeerEnd,
+  kExtraFields, kExtraListBegin, kExtraAtStart, kExtraAtEnd, kSectionCount
+};
+constexpr const char* kSectionNames[kSectionCount] = {
+    "meta", "string bytes", "string lengths", "types", "values", "containers", "stores",
+    "start", "end", "value", "number", "level", "key", "peer_start", "peer_end",
+    "extra fields", "extra list starts", "extra at start", "extra at end"};
+
+// A fast 64-bit hash of bytes, a word at a time (each step is a bijection of
+// the state, so any change of one word changes the result).
+uint64_t Hash64(const uint8_t* p, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x100000001b3ULL;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
+  return h ^ (h >> 32);
+}
+
+void PutU64(std::vector<uint8_t>& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// ---- encoding ----
+
+class Out {
+ public:
+  std::vector<uint8_t> bytes;
+  void U(uint64_t v) {
+    while (v >= 0x80) {
+      bytes.push_back(static_cast<uint8_t>(v | 0x80));
+      v >>= 7;
+    }
+    bytes.push_back(static_cast<uint8_t>(v));
+  }
+  void S(int64_t v) { U((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void Id(uint32_t id) { U(id == kNone ? 0 : uint64_t{id} + 1); }  // kNone-able ids
+  void D(double d) { U(std::bit_cast<uint64_t>(d)); }
+};
+
+constexpr double kPow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+constexpr int kMaxDecimals = 9;
+
+// True when d == k / 10^decimals bit for bit, for an integer k (set).
+bool Decimal(double d, int decimals, int64_t& k) {
+  double scaled = d * kPow10[decimals];
+  if (!(std::fabs(scaled) < 9007199254740992.0)) return false;  // also NaN
+  k = std::llround(scaled);
+  return std::bit_cast<uint64_t>(static_cast<double>(k) / kPow10[decimals]) == std::bit_cast<uint64_t>(d);
+}
+
+// A double column of all stores: a mode byte (0: bit patterns; 1 + d:
+// integers k with value = k / 10^d), then per value the zigzag varint of
+// its difference with the previous value of the same store (0 first).
+template <class Get>
+std::vector<uint8_t> EncodeDoubles(const Trace& trace, Get get) {
+  int decimals = 0;
+  bool decimal = true;
+  for (const EntityStore& s : trace.stores()) {
+    const std::vector<double>& column = get(s);
+    for (double d : column) {
+      int64_t k = 0;
+      while (decimal && !Decimal(d, decimals, k)) {
+        if (++decimals > kMaxDecimals) decimal = false;
+      }
+      if (!decimal) break;
+    }
+    if (!decimal) break;
+  }
+  Out out;
+  out.bytes.push_back(static_cast<uint8_t>(decimal ? 1 + decimals : 0));
+  for (const EntityStore& s : trace.stores()) {
+    int64_t prev = 0;
+    for (double d : get(s)) {
+      int64_t k = 0;
+      if (decimal) Decimal(d, decimals, k);
+      else k = static_cast<int64_t>(std::bit_cast<uint64_t>(d));
+      out.S(static_cast<int64_t>(static_cast<uint64_t>(k) - static_cast<uint64_t>(prev)));
+      prev = k;
+    }
+  }
+  return std::move(out.bytes);
+}
+
+template <class Get>
+std::vector<uint8_t> EncodeInts(const Trace& trace, Get get) {
+  Out out;
+  for (const EntityStore& s : trace.stores())
+    for (auto v : get(s)) out.U(v);
+  return std::move(out.bytes);
+}
+
+std::vector<std::vector<uint8_t>> Encode(const Trace& trace, const StoreStats& stats) {
+  std::vector<std::vector<uint8_t>> sections(kSectionCount);
+  const StringPool& pool = trace.strings();
+  {
+    Out lengths;
+    std::vector<uint8_t> bytes;
+    for (size_t i = 1; i < pool.size(); ++i) {
+      std::string_view s = pool.View(static_cast<StringId>(i));
+      bytes.insert(bytes.end(), s.begin(), s.end());
+      lengths.U(s.size());
+    }
+    sections[kStringBytes] = std::move(bytes);
+    sections[kStringLengths] = std::move(lengths.bytes);
+  }
+  {
+    Out m;
+    m.U(stats.events);
+    m.U(stats.bytes);
+    m.D(trace.start_time());
+    m.D(trace.end_time());
+    m.U(pool.size());
+    m.U(sections[kStringBytes].size());
+    m.U(trace.types().size());
+    m.U(trace.values().size());
+    m.U(trace.containers().size());
+    m.U(trace.stores().size());
+    sections[kMeta] = std::move(m.bytes);
+  }
+  {
+    Out o;
+    for (const Type& t : trace.types()) {
+      o.U(t.name); o.U(t.alias); o.U(static_cast<uint8_t>(t.kind));
+      o.Id(t.parent); o.Id(t.start_type); o.Id(t.end_type); o.U(t.color);
+      o.U(t.children.size());
+      for (TypeId c : t.children) o.U(c);
+    }
+    sections[kTypes] = std::move(o.bytes);
+  }
+  {
+    Out o;
+    for (const EntityValue& v : trace.values()) { o.Id(v.type); o.U(v.name); o.U(v.alias); o.U(v.color); }
+    sections[kValues] = std::move(o.bytes);
+  }
+  {
+    Out o;
+    for (const Container& c : trace.containers()) {
+      o.U(c.name); o.U(c.alias); o.Id(c.type); o.Id(c.parent);
+      o.D(c.start); o.D(c.end); o.U(c.destroyed ? 1 : 0);
+      o.U(c.children.size());
+      for (ContainerId k : c.children) o.U(k);
+      o.U(c.stores.size());
+      for (auto [t, i] : c.stores) { o.U(t); o.U(i); }
+      o.U(c.extras.size());
+      for (const ExtraField& f : c.extras) { o.U(f.name); o.U(f.value); }
+    }
+    sections[kContainers] = std::move(o.bytes);
+  }
+  {
+    Out o;
+    for (const EntityStore& s : trace.stores()) {
+      o.U(static_cast<uint8_t>(s.kind)); o.Id(s.container); o.Id(s.type);
+      for (size_t n : {s.start.size(), s.end.size(), s.value.size(), s.number.size(), s.level.size(), s.key.size(),
+                       s.peer_start.size(), s.peer_end.size(), s.extras.fields().size(),
+                       s.extras.list_begin().size(), s.extras.at_start().size(), s.extras.at_end().size()})
+        o.U(n);
+    }
+    sections[kStores] = std::move(o.bytes);
+  }
+  sections[kStart] = EncodeDoubles(trace, [](const EntityStore& s) -> auto& { return s.start; });
+  sections[kEnd] = EncodeDoubles(trace, [](const EntityStore& s) -> auto& { return s.end; });
+  sections[kNumber] = EncodeDoubles(trace, [](const EntityStore& s) -> auto& { return s.number; });
+  sections[kValue] = EncodeInts(trace, [](const EntityStore& s) -> auto& { return s.value; });
+  sections[kLevelColumn] = EncodeInts(trace, [](const EntityStore& s) -> auto& { return s.level; });
+  sections[kKey] = EncodeInts(trace, [](const EntityStore& s) -> auto& { return s.key; });
+  sections[kPeerStart] = EncodeInts(trace, [](const EntityStore& s) -> auto& { return s.peer_start; });
+  sections[kPeerEnd] = EncodeInts(trace, [](const EntityStore& s) -> auto& { return s.peer_end; });
+  sections[kExtraAtStart] = EncodeInts(trace, [](const EntityStore& s) -> auto& { return s.extras.at_start(); });
+  sections[kExtraAtEnd] = EncodeInts(trace, [](const EntityStore& s) -> auto& { return s.extras.at_end(); });
+  {
+    Out fields, begins;
+    for (const EntityStore& s : trace.stores()) {
+      for (const ExtraField& f : s.extras.fields()) { fields.U(f.name); fields.U(f.value); }
+      uint32_t prev = 0;
+      for (uint32_t b : s.extras.list_begin()) { begins.U(b - prev); prev = b; }
+    }
+    sections[kExtraFields] = std::move(fields.bytes);
+    sections[kExtraListBegin] = std::move(begins.bytes);
+  }
+  return sections;
+}
+
+// ---- decoding ----
+
+class In {
+ public:
+  In(const std::vector<uint8_t>& bytes, const std::string& path, const char* what)
+      : p_(bytes.data()), end_(bytes.data() + bytes.size()), path_(path), what_(what) {}
+  [[noreturn]] void Fail() const { throw UserError(path_ + ": corrupt store (section " + what_ + ")"); }
+  uint64_t U() {
+    if (end_ - p_ >= 10) {  // fast path: no end checks (a varint takes at most 10 bytes)
+      uint64_t v = 0;
+      for (int shift = 0; shift < 70; shift += 7) {
+        uint8_t b = *p_++;
+        v |= uint64_t{b & 0x7fu} << (shift & 63);
+        if (b < 0x80) return v;
+      }
+      Fail();
+    }
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      if (p_ == end_ || shift > 63) Fail();
+      uint8_t b = *p_++;
+      v |= uint64_t{b & 0x7fu} << shift;
+      if (b < 0x80) return v;
+    }
+  }
+  int64_t S() {
+    uint64_t z = U();
+    return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
+  }
+  uint8_t Byte() {
+    if (p_ == end_) Fail();
+    return *p_++;
+  }
+  uint32_t Below(uint64_t limit) {  // an id < limit
+    uint64_t v = U();
+    if (v >= limit) Fail();
+    return static_cast<uint32_t>(v);
+  }
+  uint32_t IdBelow(uint64_t limit) {  // a kNone-able id
+    uint64_t v = U();
+    if (v == 0) return kNone;
+    if (v - 1 >= limit) Fail();
+    return static_cast<uint32_t>(v - 1);
+  }
+  double D() { return std::bit_cast<double>(U()); }
+  bool done() const { return p_ == end_; }
+  void ExpectDone() const {
+    if (p_ != end_) Fail();
+  }
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* end_;
+  const std::string& path_;
+  const char* what_;
+};
+
+struct Entry {
+  uint64_t offset, size, raw, hash;
+};
+
+struct StoreSizes {
+  uint64_t n[12];
+};
+
+}  // namespace
+
+bool LooksLikeStore(std::string_view head) {
+  return head.size() >= sizeof kMagic && std::memcmp(head.data(), kMagic, sizeof kMagic) == 0;
+}
+
+void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& path) {
+  std::vector<std::vector<uint8_t>> sections = Encode(trace, stats);
+  AtomicFile file(path);
+  std::vector<uint8_t> header(kMagic, kMagic + 8);
+  for (int i = 0; i < 4; ++i) header.push_back(static_cast<uint8_t>(kStoreVersion >> (8 * i)));
+  for (int i = 0; i < 4; ++i) header.push_back(0);
+  auto write = [&](const void* data, size_t n) {
+    if (n != 0 && std::fwrite(data, 1, n, file.stream()) != n) throw UserError(path + ": cannot write");
+  };
+  write(header.data(), header.size());
+  uint64_t offset = header.size();
+  std::vector<uint8_t> directory;
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  if (cctx == nullptr) throw std::runtime_error("zstd: out of memory");
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> guard(cctx, ZSTD_freeCCtx);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kLevel);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, 2);  // ignored by a single-threaded libzstd
+  std::vector<uint8_t> compressed;
+  for (auto& raw : sections) {
+    compressed.resize(ZSTD_compressBound(raw.size()));
+    size_t n = ZSTD_compress2(cctx, compressed.data(), compressed.size(), raw.data(), raw.size());
+    if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
+    write(compressed.data(), n);
+    PutU64(directory, offset);
+    PutU64(directory, n);
+    PutU64(directory, raw.size());
+    PutU64(directory, Hash64(compressed.data(), n));
+    offset += n;
+    std::vector<uint8_t>().swap(raw);
+  }
+  write(directory.data(), directory.size());
+  std::vector<uint8_t> checked = header;
+  checked.insert(checked.end(), directory.begin(), directory.end());
+  std::vector<uint8_t> footer;
+  PutU64(footer, offset);
+  PutU64(footer, sections.size());
+  PutU64(footer, Hash64(checked.data(), checked.size()));
+  footer.insert(footer.end(), kEndMagic, kEndMagic + 8);
+  write(footer.data(), footer.size());
+  file.Commit();
+}
+
+StoreStats ReadStore(const std::string& path, Trace& trace) {
+  MappedFile file(path);
+  std::string_view bytes = file.bytes();
+  const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
+  const size_t size = bytes.size();
+  if (!LooksLikeStore(bytes)) throw UserError(path + ": not a macroscope store");
+  if (size < kHeaderSize) throw UserError(path + ": truncated store");
+  uint32_t version = static_cast<uint32_t>(base[8]) | static_cast<uint32_t>(base[9]) << 8 |
+                     static_cast<uint32_t>(base[10]) << 16 | static_cast<uint32_t>(base[11]) << 24;
+  if (version > kStoreVersion)
+    throw UserError(path + ": made by a newer macroscope (format version " + std::to_string(version) + " > " +
+                    std::to_string(kStoreVersion) + "); upgrade macroscope or re-import the trace");
+  if (version == 0) throw UserError(path + ": corrupt store (format version 0)");
+  if (size < kHeaderSize + kFooterSize || std::memcmp(base + size - 8, kEndMagic, 8) != 0)
+    throw UserError(path + ": truncated store (no footer; an interrupted write?)");
+  const uint8_t* footer = base + size - kFooterSize;
+  uint64_t dir_offset = GetU64(footer), count = GetU64(footer + 8), checksum = GetU64(footer + 16);
+  if (count < kSectionCount || count > (1u << 20) || dir_offset < kHeaderSize ||
+      dir_offset > size - kFooterSize || (size - kFooterSize - dir_offset) != count * kEntrySize)
+    throw UserError(path + ": corrupt store (directory)");
+  {
+    std::vector<uint8_t> checked(base, base + kHeaderSize);
+    checked.insert(checked.end(), base + dir_offset, base + dir_offset + count * kEntrySize);
+    if (Hash64(checked.data(), checked.size()) != checksum)
+      throw UserError(path + ": checksum mismatch in the store's header or directory (corrupt file)");
+  }
+  std::vector<Entry> entries(kSectionCount);
+  for (size_t i = 0; i < kSectionCount; ++i) {
+    const uint8_t* e = base + dir_offset + i * kEntrySize;
+    entries[i] = {GetU64(e), GetU64(e + 8), GetU64(e + 16), GetU64(e + 24)};
+    if (entries[i].offset < kHeaderSize || entries[i].offset > dir_offset ||
+        entries[i].size > dir_offset - entries[i].offset || entries[i].raw > (uint64_t{1} << 40))
+      throw UserError(path + ": corrupt store (directory)");
+  }
+  // Checks and decompresses one section straight from the mapping.
+  auto load = [&](uint32_t id) {
+    const Entry& e = entries[id];
+    const uint8_t* p = base + e.offset;
+    if (Hash64(p, e.size) != e.hash)
+      throw UserError(path + ": checksum mismatch in section '" + kSectionNames[id] + "' (corrupt file)");
+    std::vector<uint8_t> raw(e.raw);
+    unsigned long long content = ZSTD_getFrameContentSize(p, e.size);
+    size_t n = ZSTD_decompress(raw.data(), raw.size(), p, e.size);
+    if (content != e.raw || ZSTD_isError(n) || n != e.raw)
+      throw UserError(path + ": corrupt store (section '" + kSectionNames[id] + "' does not decompress)");
+    return raw;
+  };
+
+  StoreStats stats;
+  uint64_t n_strings, n_string_bytes, n_types, n_values, n_containers, n_stores;
+  {
+    auto raw = load(kMeta);
+    In in(raw, path, "meta");
+    stats.events = in.U();
+    stats.bytes = in.U();
+    double start = in.D(), end = in.D();
+    trace.SetTimeSpan(start, end);
+    n_strings = in.U();
+    n_string_bytes = in.U();
+    n_types = in.U();
+    n_values = in.U();
+    n_containers = in.U();
+    n_stores = in.U();
+    if (n_strings < 2 || n_strings > UINT32_MAX || n_types < 1 || n_types > UINT32_MAX || n_containers < 1 ||
+        n_containers > UINT32_MAX || n_stores > UINT32_MAX || n_values > UINT32_MAX)
+      in.Fail();
+    // Every element takes at least one byte of its section: bounds the sizes.
+    if (n_types > entries[kTypes].raw || n_values > entries[kValues].raw ||
+        n_containers > entries[kContainers].raw || n_stores > entries[kStores].raw ||
+        n_strings - 1 > entries[kStringLengths].raw || n_string_bytes != entries[kStringBytes].raw)
+      in.Fail();
+  }
+  {
+    auto raw = load(kTypes);
+    In in(raw, path, "types");
+    for (uint64_t i = 0; i < n_types; ++i) {
+      Type t;
+      t.name = in.Below(n_strings);
+      t.alias = in.Below(n_strings);
+      uint8_t kind = static_cast<uint8_t>(in.Below(5));
+      t.kind = static_cast<TypeKind>(kind);
+      t.parent = in.IdBelow(n_types);
+      t.start_type = in.IdBelow(n_types);
+      t.end_type = in.IdBelow(n_types);
+      t.color = in.Below(n_strings);
+      uint64_t children = in.Below(n_types + 1);
+      t.children.reserve(children);
+      for (uint64_t c = 0; c < children; ++c) t.children.push_back(in.Below(n_types));
+      if (i == 0) trace.type(0) = std::move(t);
+      else trace.AppendType(std::move(t));
+    }
+    in.ExpectDone();
+  }
+  {
+    auto raw = load(kValues);
+    In in(raw, path, "values");
+    for (uint64_t i = 0; i < n_values; ++i) {
+      TypeId type = in.IdBelow(n_types);
+      StringId name = in.Below(n_strings), alias = in.Below(n_strings), color = in.Below(n_strings);
+      trace.AddValue(type, name, alias, color);
+    }
+    in.ExpectDone();
+  }
+  {
+    auto raw = load(kContainers);
+    In in(raw, path, "containers");
+    for (uint64_t i = 0; i < n_containers; ++i) {
+      Container c;
+      c.name = in.Below(n_strings);
+      c.alias = in.Below(n_strings);
+      c.type = in.IdBelow(n_types);
+      c.parent = in.IdBelow(n_containers);
+      c.start = in.D();
+      c.end = in.D();
+      c.destroyed = in.Below(2) != 0;
+      uint64_t children = in.Below(n_containers + 1);
+      for (uint64_t k = 0; k < children; ++k) c.children.push_back(in.Below(n_containers));
+      uint64_t stores = in.Below(n_stores + 1);
+      for (uint64_t k = 0; k < stores; ++k) {
+        TypeId t = in.Below(n_types);
+        c.stores.emplace_back(t, in.Below(n_stores));
+      }
+      uint64_t extras = in.Below(entries[kContainers].raw + 1);
+      for (uint64_t k = 0; k < extras; ++k) {
+        StringId name = in.Below(n_strings);
+        c.extras.push_back({name, in.Below(n_strings)});
+      }
+      if (i == 0) trace.container(0) = std::move(c);
+      else trace.AppendContainer(std::move(c));
+    }
+    in.ExpectDone();
+  }
+  std::vector<StoreSizes> sizes(n_stores);
+  uint64_t totals[12] = {};
+  {
+    auto raw = load(kStores);
+    In in(raw, path, "stores");
+    for (uint64_t i = 0; i < n_stores; ++i) {
+      EntityStore s;
+      s.kind = static_cast<TypeKind>(in.Below(5));
+      s.container = in.IdBelow(n_containers);
+      s.type = in.IdBelow(n_types);
+      for (int c = 0; c < 12; ++c) {
+        // A value takes at least one byte of its column's section.
+        uint64_t n = in.U();
+        static constexpr Section kColumn[12] = {kStart, kEnd, kValue, kNumber, kLevelColumn, kKey, kPeerStart,
+                                                kPeerEnd, kExtraFields, kExtraListBegin, kExtraAtStart, kExtraAtEnd};
+        totals[c] += n;
+        if (n > entries[kColumn[c]].raw || totals[c] > entries[kColumn[c]].raw) in.Fail();
+        sizes[i].n[c] = n;
+      }
+      s.start.resize(sizes[i].n[0]);
+      s.end.resize(sizes[i].n[1]);
+      s.value.resize(sizes[i].n[2]);
+      s.number.resize(sizes[i].n[3]);
+      s.level.resize(sizes[i].n[4]);
+      s.key.resize(sizes[i].n[5]);
+      s.peer_start.resize(sizes[i].n[6]);
+      s.peer_end.resize(sizes[i].n[7]);
+      trace.AppendStore(std::move(s));
+    }
+    in.ExpectDone();
+  }
+
+  // The columns and the string pool, on two threads, largest first.
+  std::vector<std::pair<uint64_t, std::function<void()>>> tasks;
+  tasks.emplace_back(entries[kStringBytes].raw + entries[kStringLengths].raw, [&] {
+    auto bytes_raw = load(kStringBytes);
+    auto lengths_raw = load(kStringLengths);
+    In lengths(lengths_raw, path, "string lengths");
+    StringPool& pool = trace.strings();
+    size_t at = 0;
+    for (uint64_t i = 1; i < n_strings; ++i) {
+      uint64_t n = lengths.U();
+      if (n > bytes_raw.size() - at) lengths.Fail();
+      std::string_view s(reinterpret_cast<const char*>(bytes_raw.data()) + at, n);
+      at += n;
+      if (i < pool.size()) {  // "0", interned by the Trace constructor
+        if (pool.View(static_cast<StringId>(i)) != s) lengths.Fail();
+      } else if (pool.Intern(s) != i) {
+        lengths.Fail();
+      }
+    }
+    lengths.ExpectDone();
+    if (at != bytes_raw.size()) lengths.Fail();
+  });
+  auto doubles = [&](Section id, std::vector<double> EntityStore::*member) {
+    tasks.emplace_back(entries[id].raw, [&, id, member] {
+      auto raw = load(id);
+      In in(raw, path, kSectionNames[id]);
+      uint8_t mode = in.Byte();
+      if (mode > 1 + kMaxDecimals) in.Fail();
+      double scale = mode == 0 ? 1 : kPow10[mode - 1];
+      for (uint64_t i = 0; i < n_stores; ++i) {
+        std::vector<double>& column = trace.store(static_cast<uint32_t>(i)).*member;
+        uint64_t prev = 0;
+        if (mode == 0) {
+          for (double& d : column) d = std::bit_cast<double>(prev += static_cast<uint64_t>(in.S()));
+        } else {
+          for (double& d : column)
+            d = static_cast<double>(static_cast<int64_t>(prev += static_cast<uint64_t>(in.S()))) / scale;
+        }
+      }
+      in.ExpectDone();
+    });
+  };
+  doubles(kStart, &EntityStore::start);
+  doubles(kEnd, &EntityStore::end);
+  doubles(kNumber, &EntityStore::number);
+  auto ints = [&](Section id, auto member, uint64_t limit) {
+    tasks.emplace_back(entries[id].raw, [&, id, member, limit] {
+      auto raw = load(id);
+      In in(raw, path, kSectionNames[id]);
+      for (uint64_t i = 0; i < n_stores; ++i)
+        for (auto& v : trace.store(static_cast<uint32_t>(i)).*member)
+          v = static_cast<std::remove_reference_t<decltype(v)>>(in.Below(limit));
+      in.ExpectDone();
+    });
+  };
+  ints(kValue, &EntityStore::value, n_strings);
+  ints(kKey, &EntityStore::key, n_strings);
+  ints(kLevelColumn, &EntityStore::level, 65536);
+  // Peers may be kNone? They are container ids; accept the full range checked below.
+  ints(kPeerStart, &EntityStore::peer_start, uint64_t{UINT32_MAX} + 1);
+  ints(kPeerEnd, &EntityStore::peer_end, uint64_t{UINT32_MAX} + 1);
+  tasks.emplace_back(entries[kExtraFields].raw + entries[kExtraListBegin].raw + entries[kExtraAtStart].raw +
+                         entries[kExtraAtEnd].raw,
+                     [&] {
+                       auto fields_raw = load(kExtraFields), begins_raw = load(kExtraListBegin);
+                       auto starts_raw = load(kExtraAtStart), ends_raw = load(kExtraAtEnd);
+                       In fields(fields_raw, path, "extra fields"), begins(begins_raw, path, "extra list starts");
+                       In starts(starts_raw, path, "extra at start"), ends(ends_raw, path, "extra at end");
+                       for (uint64_t i = 0; i < n_stores; ++i) {
+                         const uint64_t* n = sizes[i].n;
+                         if (n[9] == 0 && n[8] == 0 && n[10] == 0 && n[11] == 0) continue;
+                         std::vector<ExtraField> f(n[8]);
+                         for (auto& x : f) {
+                           x.name = fields.Below(n_strings);
+                           x.value = fields.Below(n_strings);
+                         }
+                         std::vector<uint32_t> b(n[9]), s(n[10]), e(n[11]);
+                         uint64_t at = 0;
+                         for (auto& x : b) {
+                           at += begins.U();
+                           if (at > f.size()) begins.Fail();
+                           x = static_cast<uint32_t>(at);
+                         }
+                         if (b.size() < 2 || b[0] != 0 || b[1] != 0 || b.back() != f.size()) begins.Fail();
+                         for (auto& x : s) x = starts.Below(b.size() - 1);
+                         for (auto& x : e) x = ends.Below(b.size() - 1);
+                         trace.store(static_cast<uint32_t>(i)).extras.Restore(std::move(f), std::move(b),
+                                                                               std::move(s), std::move(e));
+                       }
+                       fields.ExpectDone();
+                       begins.ExpectDone();
+                       starts.ExpectDone();
+                       ends.ExpectDone();
+                     });
+  std::sort(tasks.begin(), tasks.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(tasks.size());
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < tasks.size();) {
+      try {
+        tasks[i].second();
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  {
+    std::jthread helper(work);
+    work();
+  }
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  // Cross-references the columns could not check alone.
+  for (const EntityStore& s : trace.stores()) {
+    if (s.type != kNone && trace.type(s.type).kind != s.kind)
+      throw UserError(path + ": corrupt store (store kinds)");
+    for (auto* column : {&s.peer_start, &s.peer_end})
+      for (ContainerId c : *column)
+        if (c != kNone && c >= n_containers) throw UserError(path + ": corrupt store (link peers)");
+  }
+  return stats;
+}
+
+}  // namespace macroscope::store

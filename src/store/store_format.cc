@@ -1,0 +1,25 @@
+#include "store/store_format.h"
+
+#include "store/store.h"
+#include "util/error.h"
+
+namespace macroscope::store {
+
+namespace {
+
+bool Sniff(const std::string&, std::string_view head) { return LooksLikeStore(head); }
+
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions&, Trace& trace) {
+  if (files.size() != 1) throw UserError(files[1] + ": a store is read alone, not with other files");
+  StoreStats s = ReadStore(files.front(), trace);
+  return {s.events, s.bytes};
+}
+
+}  // namespace
+
+formats::Format StoreFormat() {
+  return {"store", "macroscope stores (`macroscope import`): a simulated trace, columnar, zstd-compressed", Sniff,
+          Read};
+}
+
+}  // namespace macroscope::store
