@@ -13,14 +13,12 @@
 #include <vector>
 
 #include "analysis/micro_model.h"
-#include "analysis/model_cache.h"
-#include "analysis/model_csv.h"
 #include "analysis/p_list.h"
 #include "analysis/spatiotemporal_partition.h"
 #include "analysis/temporal_partition.h"
-#include "analysis/trace_model.h"
 #include "cli/aggregate_options.h"
 #include "cli/commands.h"
+#include "cli/csv.h"
 #include "cli/model_loading.h"
 #include "cli/trace_loading.h"
 #include "util/error.h"
@@ -76,16 +74,6 @@ std::string CsvNumber(double x) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.17g", x);
   return buffer;
-}
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
 }
 
 void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,

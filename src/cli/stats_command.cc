@@ -7,20 +7,10 @@
 
 #include "analysis/state_statistics.h"
 #include "cli/commands.h"
+#include "cli/csv.h"
 #include "cli/trace_loading.h"
 
 namespace macroscope::cli {
-
-namespace {
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-}  // namespace
 
 void RegisterStatsCommand(CLI::App& app) {
   struct Args {
