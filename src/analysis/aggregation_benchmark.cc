@@ -199,6 +199,23 @@ BENCHMARK(BM_SpatiotemporalChangeP)
     ->UseRealTime()
     ->MeasureProcessCPUTime();
 
+// The cut step alone, as the p list runs it: the optimal quality, no
+// partition rebuilt.
+void BM_SpatiotemporalEvaluate(benchmark::State& state) {
+  MicroModel model = SyntheticModel(static_cast<int32_t>(state.range(0)));
+  SpatiotemporalAggregation aggregation(SpatiotemporalQualities::Compute(model));
+  double p = 0.3;
+  Timed(state, 0, [&] {
+    benchmark::DoNotOptimize(aggregation.Evaluate(p));
+    p = p > 0.9 ? 0.1 : p + 0.01;
+  });
+}
+BENCHMARK(BM_SpatiotemporalEvaluate)
+    ->Arg(100)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
+
 }  // namespace
 }  // namespace macroscope::analysis
 

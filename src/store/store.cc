@@ -226,12 +226,23 @@ std::vector<std::vector<uint8_t>> Encode(const Trace& trace, const StoreStats& s
 
 // ---- decoding ----
 
+// One section, decompressed in small blocks while it is decoded: no whole
+// decompressed copy is ever held (it would cost as much memory, and page
+// faults, as a good part of the trace).
 class In {
+  static constexpr size_t kBlock = 1 << 17;
+
  public:
-  In(const std::vector<uint8_t>& bytes, const std::string& path, const char* what)
-      : p_(bytes.data()), end_(bytes.data() + bytes.size()), path_(path), what_(what) {}
+  In(const uint8_t* data, size_t size, uint64_t raw, const std::string& path, const char* what)
+      : dctx_(ZSTD_createDCtx(), ZSTD_freeDCtx), input_{data, size, 0}, raw_(raw), path_(path), what_(what) {
+    if (!dctx_) throw std::runtime_error("zstd: out of memory");
+    if (ZSTD_getFrameContentSize(data, size) != raw) Fail();
+    p_ = end_ = buffer_.get();
+    Refill();
+  }
   [[noreturn]] void Fail() const { throw UserError(path_ + ": corrupt store (section " + what_ + ")"); }
   uint64_t U() {
+    if (end_ - p_ < 10) Refill();
     if (end_ - p_ >= 10) {  // fast path: no end checks (a varint takes at most 10 bytes)
       uint64_t v = 0;
       for (int shift = 0; shift < 70; shift += 7) {
@@ -254,6 +265,7 @@ class In {
     return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
   }
   uint8_t Byte() {
+    if (p_ == end_) Refill();
     if (p_ == end_) Fail();
     return *p_++;
   }
@@ -269,14 +281,39 @@ class In {
     return static_cast<uint32_t>(v - 1);
   }
   double D() { return std::bit_cast<double>(U()); }
-  bool done() const { return p_ == end_; }
-  void ExpectDone() const {
-    if (p_ != end_) Fail();
+  void ExpectDone() {
+    Refill();
+    if (p_ != end_ || !finished_ || produced_ != raw_ || input_.pos != input_.size) Fail();
   }
 
  private:
+  // Moves the unread tail to the front and decompresses behind it.
+  void Refill() {
+    if (finished_) return;
+    const size_t tail = static_cast<size_t>(end_ - p_);
+    std::memmove(buffer_.get(), p_, tail);
+    ZSTD_outBuffer out{buffer_.get(), kBlock, tail};
+    while (out.pos < out.size && !finished_) {
+      const size_t before = out.pos;
+      const size_t result = ZSTD_decompressStream(dctx_.get(), &out, &input_);
+      if (ZSTD_isError(result)) Fail();
+      finished_ = result == 0;
+      if (!finished_ && out.pos == before && input_.pos == input_.size) Fail();  // truncated frame
+    }
+    produced_ += out.pos - tail;
+    if (produced_ > raw_) Fail();
+    p_ = buffer_.get();
+    end_ = buffer_.get() + out.pos;
+  }
+
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx_;
+  ZSTD_inBuffer input_;
+  std::unique_ptr<uint8_t[]> buffer_ = std::make_unique_for_overwrite<uint8_t[]>(kBlock);
   const uint8_t* p_;
   const uint8_t* end_;
+  uint64_t raw_;
+  uint64_t produced_ = 0;
+  bool finished_ = false;
   const std::string& path_;
   const char* what_;
 };
@@ -372,12 +409,24 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
         entries[i].size > dir_offset - entries[i].offset || entries[i].raw > (uint64_t{1} << 40))
       throw UserError(path + ": corrupt store (directory)");
   }
-  // Checks and decompresses one section straight from the mapping.
+  // Checks one section's bytes in the mapping.
+  auto check = [&](uint32_t id) {
+    const Entry& e = entries[id];
+    if (Hash64(base + e.offset, e.size) != e.hash)
+      throw UserError(path + ": checksum mismatch in section '" + kSectionNames[id] + "' (corrupt file)");
+  };
+  // A checked section, to decode as it is decompressed.
+  auto open = [&](uint32_t id) {
+    check(id);
+    const Entry& e = entries[id];
+    return In(base + e.offset, e.size, e.raw, path, kSectionNames[id]);
+  };
+  // A checked section, decompressed whole (the string bytes, which the pool
+  // copies from).
   auto load = [&](uint32_t id) {
+    check(id);
     const Entry& e = entries[id];
     const uint8_t* p = base + e.offset;
-    if (Hash64(p, e.size) != e.hash)
-      throw UserError(path + ": checksum mismatch in section '" + kSectionNames[id] + "' (corrupt file)");
     std::vector<uint8_t> raw(e.raw);
     unsigned long long content = ZSTD_getFrameContentSize(p, e.size);
     size_t n = ZSTD_decompress(raw.data(), raw.size(), p, e.size);
@@ -389,8 +438,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
   StoreStats stats;
   uint64_t n_strings, n_string_bytes, n_types, n_values, n_containers, n_stores;
   {
-    auto raw = load(kMeta);
-    In in(raw, path, "meta");
+    In in = open(kMeta);
     stats.events = in.U();
     stats.bytes = in.U();
     double start = in.D(), end = in.D();
@@ -411,8 +459,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
       in.Fail();
   }
   {
-    auto raw = load(kTypes);
-    In in(raw, path, "types");
+    In in = open(kTypes);
     for (uint64_t i = 0; i < n_types; ++i) {
       Type t;
       t.name = in.Below(n_strings);
@@ -432,8 +479,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
     in.ExpectDone();
   }
   {
-    auto raw = load(kValues);
-    In in(raw, path, "values");
+    In in = open(kValues);
     for (uint64_t i = 0; i < n_values; ++i) {
       TypeId type = in.IdBelow(n_types);
       StringId name = in.Below(n_strings), alias = in.Below(n_strings), color = in.Below(n_strings);
@@ -442,8 +488,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
     in.ExpectDone();
   }
   {
-    auto raw = load(kContainers);
-    In in(raw, path, "containers");
+    In in = open(kContainers);
     for (uint64_t i = 0; i < n_containers; ++i) {
       Container c;
       c.name = in.Below(n_strings);
@@ -473,8 +518,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
   std::vector<StoreSizes> sizes(n_stores);
   uint64_t totals[12] = {};
   {
-    auto raw = load(kStores);
-    In in(raw, path, "stores");
+    In in = open(kStores);
     for (uint64_t i = 0; i < n_stores; ++i) {
       EntityStore s;
       s.kind = static_cast<TypeKind>(in.Below(5));
@@ -489,14 +533,6 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
         if (n > entries[kColumn[c]].raw || totals[c] > entries[kColumn[c]].raw) in.Fail();
         sizes[i].n[c] = n;
       }
-      s.start.resize(sizes[i].n[0]);
-      s.end.resize(sizes[i].n[1]);
-      s.value.resize(sizes[i].n[2]);
-      s.number.resize(sizes[i].n[3]);
-      s.level.resize(sizes[i].n[4]);
-      s.key.resize(sizes[i].n[5]);
-      s.peer_start.resize(sizes[i].n[6]);
-      s.peer_end.resize(sizes[i].n[7]);
       trace.AppendStore(std::move(s));
     }
     in.ExpectDone();
@@ -506,8 +542,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
   std::vector<std::pair<uint64_t, std::function<void()>>> tasks;
   tasks.emplace_back(entries[kStringBytes].raw + entries[kStringLengths].raw, [&] {
     auto bytes_raw = load(kStringBytes);
-    auto lengths_raw = load(kStringLengths);
-    In lengths(lengths_raw, path, "string lengths");
+    In lengths = open(kStringLengths);
     StringPool& pool = trace.strings();
     size_t at = 0;
     for (uint64_t i = 1; i < n_strings; ++i) {
@@ -524,52 +559,61 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
     lengths.ExpectDone();
     if (at != bytes_raw.size()) lengths.Fail();
   });
-  auto doubles = [&](Section id, std::vector<double> EntityStore::*member) {
-    tasks.emplace_back(entries[id].raw, [&, id, member] {
-      auto raw = load(id);
-      In in(raw, path, kSectionNames[id]);
+  // Each column is allocated by the task that fills it (its page faults
+  // land on that task's thread) and filled by push_back (no zeroing first).
+  // `c` indexes StoreSizes.
+  auto doubles = [&](Section id, std::vector<double> EntityStore::*member, int c) {
+    tasks.emplace_back(entries[id].raw, [&, id, member, c] {
+      In in = open(id);
       uint8_t mode = in.Byte();
       if (mode > 1 + kMaxDecimals) in.Fail();
-      double scale = mode == 0 ? 1 : kPow10[mode - 1];
+      const double scale = mode == 0 ? 1 : kPow10[mode - 1];
       for (uint64_t i = 0; i < n_stores; ++i) {
         std::vector<double>& column = trace.store(static_cast<uint32_t>(i)).*member;
+        const uint64_t n = sizes[i].n[c];
+        column.reserve(n);
         uint64_t prev = 0;
         if (mode == 0) {
-          for (double& d : column) d = std::bit_cast<double>(prev += static_cast<uint64_t>(in.S()));
+          for (uint64_t k = 0; k < n; ++k)
+            column.push_back(std::bit_cast<double>(prev += static_cast<uint64_t>(in.S())));
         } else {
-          for (double& d : column)
-            d = static_cast<double>(static_cast<int64_t>(prev += static_cast<uint64_t>(in.S()))) / scale;
+          for (uint64_t k = 0; k < n; ++k)
+            column.push_back(static_cast<double>(static_cast<int64_t>(prev += static_cast<uint64_t>(in.S()))));
+          // A separate pass, so that the divisions vectorise.
+          if (mode > 1)
+            for (double& d : column) d /= scale;
         }
       }
       in.ExpectDone();
     });
   };
-  doubles(kStart, &EntityStore::start);
-  doubles(kEnd, &EntityStore::end);
-  doubles(kNumber, &EntityStore::number);
-  auto ints = [&](Section id, auto member, uint64_t limit) {
-    tasks.emplace_back(entries[id].raw, [&, id, member, limit] {
-      auto raw = load(id);
-      In in(raw, path, kSectionNames[id]);
-      for (uint64_t i = 0; i < n_stores; ++i)
-        for (auto& v : trace.store(static_cast<uint32_t>(i)).*member)
-          v = static_cast<std::remove_reference_t<decltype(v)>>(in.Below(limit));
+  doubles(kStart, &EntityStore::start, 0);
+  doubles(kEnd, &EntityStore::end, 1);
+  doubles(kNumber, &EntityStore::number, 3);
+  auto ints = [&](Section id, auto member, uint64_t limit, int c) {
+    tasks.emplace_back(entries[id].raw, [&, id, member, limit, c] {
+      In in = open(id);
+      for (uint64_t i = 0; i < n_stores; ++i) {
+        auto& column = trace.store(static_cast<uint32_t>(i)).*member;
+        using Value = typename std::remove_reference_t<decltype(column)>::value_type;
+        const uint64_t n = sizes[i].n[c];
+        column.reserve(n);
+        for (uint64_t k = 0; k < n; ++k) column.push_back(static_cast<Value>(in.Below(limit)));
+      }
       in.ExpectDone();
     });
   };
-  ints(kValue, &EntityStore::value, n_strings);
-  ints(kKey, &EntityStore::key, n_strings);
-  ints(kLevelColumn, &EntityStore::level, 65536);
+  ints(kValue, &EntityStore::value, n_strings, 2);
+  ints(kKey, &EntityStore::key, n_strings, 5);
+  ints(kLevelColumn, &EntityStore::level, 65536, 4);
   // Peers may be kNone? They are container ids; accept the full range checked below.
-  ints(kPeerStart, &EntityStore::peer_start, uint64_t{UINT32_MAX} + 1);
-  ints(kPeerEnd, &EntityStore::peer_end, uint64_t{UINT32_MAX} + 1);
+  ints(kPeerStart, &EntityStore::peer_start, uint64_t{UINT32_MAX} + 1, 6);
+  ints(kPeerEnd, &EntityStore::peer_end, uint64_t{UINT32_MAX} + 1, 7);
   tasks.emplace_back(entries[kExtraFields].raw + entries[kExtraListBegin].raw + entries[kExtraAtStart].raw +
                          entries[kExtraAtEnd].raw,
                      [&] {
-                       auto fields_raw = load(kExtraFields), begins_raw = load(kExtraListBegin);
-                       auto starts_raw = load(kExtraAtStart), ends_raw = load(kExtraAtEnd);
-                       In fields(fields_raw, path, "extra fields"), begins(begins_raw, path, "extra list starts");
-                       In starts(starts_raw, path, "extra at start"), ends(ends_raw, path, "extra at end");
+                       In fields = open(kExtraFields), begins = open(kExtraListBegin);
+                       In starts = open(kExtraAtStart), ends = open(kExtraAtEnd);
                        for (uint64_t i = 0; i < n_stores; ++i) {
                          const uint64_t* n = sizes[i].n;
                          if (n[9] == 0 && n[8] == 0 && n[10] == 0 && n[11] == 0) continue;
