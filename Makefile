@@ -41,17 +41,17 @@ build: deps $(BUILD)/build.ninja
 test: build fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The reader under libFuzzer with address and undefined-behaviour sanitizers,
-# for a bounded time, from the seed corpus (copied: the fuzzer adds to it).
+# The readers under libFuzzer with address and undefined-behaviour
+# sanitizers, for a bounded time each, from their seeds (fuzz/run).
 FUZZ_BUILD   ?= build-fuzz
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 30
+FUZZERS      := paje_reader_fuzzer chrome_reader_fuzzer store_reader_fuzzer otf2_reader_fuzzer \
+  ctf_reader_fuzzer
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DMACROSCOPE_FUZZ=ON -DMACROSCOPE_SANITIZE=ON > /dev/null
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target paje_reader_fuzzer
-	rm -rf $(FUZZ_BUILD)/corpus && mkdir -p $(FUZZ_BUILD)/corpus && cp fuzz/corpus/* $(FUZZ_BUILD)/corpus/
-	set -o pipefail; $(FUZZ_BUILD)/fuzz/paje_reader_fuzzer -max_total_time=$(FUZZ_SECONDS) \
-	  -max_len=8192 -print_final_stats=1 $(FUZZ_BUILD)/corpus 2>&1 | tail -15
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZERS)
+	fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 run: build
 	$(BUILD)/macroscope info examples/synthetic.trace

@@ -1,0 +1,53 @@
+// libFuzzer target: any file given to the store reader either reads into a
+// trace or raises UserError. Fuzz builds define
+// FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, which makes the reader skip its
+// checksums (else nearly every mutation would stop there and the decoders
+// behind them would go untested). Seeds: the Pajé seeds imported as stores
+// (fuzz/run asks for them), so they always have the current format.
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+
+#include "formats/paje/reader.h"
+#include "scratch_files.h"
+#include "store/store.h"
+#include "util/error.h"
+
+namespace fs = std::filesystem;
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const char* folder = std::getenv("MACROSCOPE_FUZZ_SEEDS");
+  if (!folder) return 0;
+  for (const auto& entry : fs::directory_iterator(MACROSCOPE_SOURCE_DIR "/fuzz/corpus/paje")) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    macroscope::Trace trace;
+    macroscope::paje::ReadOptions options;
+    options.no_strict = true;
+    try {
+      macroscope::paje::ReadPajeText(text, entry.path().string(), options, trace);
+    } catch (const macroscope::UserError&) {
+      continue;  // a seed cut mid-line: only the whole ones are imported
+    }
+    const auto target = fs::path(folder) / entry.path().filename().replace_extension(".mstore");
+    macroscope::store::WriteStore(trace, {}, target.string());
+  }
+  std::exit(0);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const std::string path = (macroscope::fuzz::ScratchDirectory() / "input.mstore").string();
+  macroscope::fuzz::WriteFile(path, std::string_view(reinterpret_cast<const char*>(data), size));
+  macroscope::Trace trace;
+  try {
+    macroscope::store::ReadStore(path, trace);
+  } catch (const macroscope::UserError&) {
+    return 0;
+  }
+  trace.BuildIndexes();
+  for (auto& s : trace.stores()) (void)s.index.Query(trace.start_time(), trace.end_time());
+  return 0;
+}
