@@ -84,6 +84,19 @@ TEST(CtfCli, CorruptMetadataMagic) {
   ExpectRefused(Info(trace.string()), trace.string());
 }
 
+// A stream whose packet sizes trip an assertion inside babeltrace2 (found
+// by fuzz/ctf_reader_fuzzer; babeltrace2's own CLI aborts on it): a clear
+// error, not an abort.
+TEST(CtfCli, StreamThatTripsBabeltraceAssertion) {
+  TempDir dir;
+  fs::path trace = CopyOf(dir, "ctf/mpi_ssend_irecv");
+  fs::copy_file(fs::path(MACROSCOPE_SOURCE_DIR) / "tests/ctf/data/corrupt_packet_sizes.stream", trace / "0",
+                fs::copy_options::overwrite_existing);
+  testing::Run r = Info(trace.string());
+  ExpectRefused(r, trace.string());
+  EXPECT_NE(r.err.find("babeltrace2 stopped on an internal check"), std::string::npos) << r.err;
+}
+
 TEST(CtfCli, EmptyDirectory) {
   TempDir dir;
   ExpectRefused(Info(dir.path.string()), dir.path.string());

@@ -9,6 +9,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "util/abort_guard.h"
 #include "util/error.h"
 
 namespace macroscope::ctf {
@@ -292,6 +293,9 @@ bt_graph_simple_sink_component_consume_func_status Consume(bt_message_iterator* 
 
 uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, const std::string& label,
                          const std::function<void(const CtfEvent&)>& on_event) {
+  // babeltrace2 asserts on some corrupt packets (when indexing the streams,
+  // and when decoding them) instead of failing.
+  AbortGuard guard(label + ": babeltrace2 stopped on an internal check (corrupt CTF data)");
   bt_current_thread_clear_error();
   PluginPtr ctf_plugin(FindPlugin("ctf", label));
   PluginPtr utils_plugin(FindPlugin("utils", label));
