@@ -10,13 +10,13 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libsqlite3-dev libzstd-dev libcpp-httplib-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
   libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time \
-  libcairo2-dev
+  libcairo2-dev chromium
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
 endif
 
-.PHONY: all deps build test run bench fuzz clean
+.PHONY: all deps build web test run bench fuzz clean
 SHELL := /bin/bash
 
 all: build
@@ -38,7 +38,15 @@ $(BUILD)/build.ninja: CMakeLists.txt
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build fuzz
+# The web UI (web/): npm ci only when the lockfile is newer than what it
+# installed, then the Vite build into web/dist, which `macroscope serve` serves.
+web/node_modules/.package-lock.json: web/package-lock.json web/package.json
+	cd web && npm ci --no-audit --no-fund
+
+web: web/node_modules/.package-lock.json
+	cd web && npm run build
+
+test: build fuzz web
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The readers under libFuzzer with address and undefined-behaviour
@@ -53,17 +61,18 @@ fuzz: deps
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZERS)
 	fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-run: build
+run: build web
 	$(BUILD)/macroscope info examples/synthetic.trace
-	$(BUILD)/macroscope stats examples/synthetic.trace | head -8
-	$(BUILD)/macroscope aggregate examples/synthetic.trace --no-cache --slices 30 --mode spatiotemporal --plist --format csv | head -8
 	$(BUILD)/macroscope overview examples/synthetic.trace --no-cache --slices 60 --mode spatiotemporal -o $(BUILD)/overview.png
-	@echo "overview picture: $(BUILD)/overview.png (no web UI yet)"
+	@echo "overview picture: $(BUILD)/overview.png"
+	@echo "the workbench: open the URL printed below in a browser (Ctrl-C stops the server)"
+	$(BUILD)/macroscope serve examples/synthetic.trace
 
 bench: build
 	bash bench/dump_vs_pjdump
 	bash bench/aggregation
 	bash bench/loops
+	BUILD=$(BUILD) bash bench/serve
 
 clean:
 	rm -rf $(BUILD)

@@ -14,22 +14,30 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
   if (!(out.start < out.end)) throw UserError("empty time window [" + std::to_string(out.start) + ", " +
                                              std::to_string(out.end) + "]");
   // Containers in scope: the named ones and their descendants.
-  std::vector<bool> in_scope(trace.containers().size(), request.containers.empty());
+  std::vector<bool> in_scope(trace.containers().size(),
+                             request.containers.empty() && request.container_ids.empty());
+  auto add_subtree = [&](ContainerId c) {
+    std::vector<ContainerId> todo{c};
+    while (!todo.empty()) {
+      ContainerId x = todo.back();
+      todo.pop_back();
+      in_scope[x] = true;
+      for (ContainerId child : trace.container(x).children) todo.push_back(child);
+    }
+  };
   for (const auto& name : request.containers) {
     bool found = false;
     for (ContainerId c = 0; c < trace.containers().size(); ++c) {
       const Container& k = trace.container(c);
       if (trace.Str(k.name) != name && trace.Str(k.alias) != name) continue;
       found = true;
-      std::vector<ContainerId> todo{c};
-      while (!todo.empty()) {
-        ContainerId x = todo.back();
-        todo.pop_back();
-        in_scope[x] = true;
-        for (ContainerId child : trace.container(x).children) todo.push_back(child);
-      }
+      add_subtree(c);
     }
     if (!found) throw UserError("unknown container '" + name + "'");
+  }
+  for (ContainerId c : request.container_ids) {
+    if (c >= trace.containers().size()) throw UserError("unknown container " + std::to_string(c));
+    add_subtree(c);
   }
   std::map<std::tuple<TypeKind, TypeId, StringId>, StatisticsRow> rows;
   double all_state_time = 0;

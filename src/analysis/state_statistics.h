@@ -15,6 +15,7 @@ namespace macroscope::analysis {
 struct StatisticsRequest {
   std::optional<double> start, end;     // default: the trace's span
   std::vector<std::string> containers;  // container names; their subtrees (empty: all)
+  std::vector<ContainerId> container_ids;  // the same by id, added to the names
 };
 
 struct StatisticsRow {
@@ -32,7 +33,8 @@ struct Statistics {
   std::vector<StatisticsRow> rows;  // by kind, then decreasing total time / count
 };
 
-// Throws UserError for an empty window or an unknown container.
+// Throws UserError for an empty window or an unknown container (name or
+// id).
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
 
 }  // namespace macroscope::analysis

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/aggregation_json.h"
 #include "analysis/micro_model.h"
 #include "analysis/p_list.h"
 #include "analysis/spatiotemporal_partition.h"
@@ -91,29 +92,7 @@ void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,
     }
     return;
   }
-  nlohmann::ordered_json out;
-  if (model.range()) {
-    out["range"] = {model.range()->begin, model.range()->end};
-  } else {
-    out["range"] = nullptr;
-  }
-  out["slices"] = model.slices();
-  out["p"] = o.shared.p;
-  out["gain"] = partition.quality.gain;
-  out["loss"] = partition.quality.loss;
-  out["normalized"] = aggregation.normalized();
-  auto parts = nlohmann::ordered_json::array();
-  for (const auto& part : partition.parts) {
-    nlohmann::ordered_json item;
-    item["start_slice"] = part.first_slice;
-    item["end_slice"] = part.last_slice;
-    item["node"] = spatial ? tree.Path(part.node) : "";
-    item["gain"] = part.gain;
-    item["loss"] = part.loss;
-    parts.push_back(std::move(item));
-  }
-  out["parts"] = std::move(parts);
-  std::cout << out.dump() << "\n";
+  std::cout << analysis::PartitionJson(model, aggregation, partition, o.shared.p, spatial).dump() << "\n";
 }
 
 void WritePList(const AggregateCommandOptions& o, const analysis::Aggregation& aggregation,
@@ -127,16 +106,7 @@ void WritePList(const AggregateCommandOptions& o, const analysis::Aggregation& a
     }
     return;
   }
-  auto out = nlohmann::ordered_json::array();
-  for (const auto& entry : list) {
-    nlohmann::ordered_json item;
-    item["p"] = entry.p;
-    item["gain"] = entry.quality.gain;
-    item["loss"] = entry.quality.loss;
-    item["parts"] = entry.quality.parts;
-    out.push_back(std::move(item));
-  }
-  std::cout << out.dump() << "\n";
+  std::cout << analysis::PListJson(list).dump() << "\n";
 }
 
 void RunAggregate(const AggregateCommandOptions& o) {

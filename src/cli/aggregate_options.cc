@@ -2,9 +2,8 @@
 
 #include <sstream>
 
+#include "analysis/make_aggregation.h"
 #include "analysis/model_cache.h"
-#include "analysis/spatiotemporal_partition.h"
-#include "analysis/temporal_partition.h"
 #include "analysis/trace_model.h"
 #include "cli/trace_loading.h"
 #include "util/error.h"
@@ -93,14 +92,7 @@ analysis::MicroModel LoadAggregateModel(const AggregateOptions& o, ModelTimings*
 
 std::unique_ptr<analysis::Aggregation> MakeAggregation(const analysis::MicroModel& model,
                                                        const AggregateOptions& o) {
-  if (o.mode == "temporal") {
-    auto qualities = analysis::TemporalQualities::Compute(model, o.threads);
-    if (o.normalize) qualities.Normalize();
-    return std::make_unique<analysis::TemporalAggregation>(std::move(qualities));
-  }
-  auto qualities = analysis::SpatiotemporalQualities::Compute(model, o.threads);
-  if (o.normalize) qualities.Normalize();
-  return std::make_unique<analysis::SpatiotemporalAggregation>(std::move(qualities), o.threads);
+  return analysis::MakeAggregation(model, o.mode == "spatiotemporal", o.normalize, o.threads);
 }
 
 }  // namespace macroscope::cli

@@ -18,5 +18,6 @@ void RegisterFormatsCommand(CLI::App& app);
 void RegisterConvertCommand(CLI::App& app);
 void RegisterImportCommand(CLI::App& app);
 void RegisterCatalogCommand(CLI::App& app);
+void RegisterServeCommand(CLI::App& app);
 
 }  // namespace macroscope::cli

@@ -32,20 +32,6 @@ std::string NameList(std::vector<std::string> names) {
   return text;
 }
 
-// Names of the containers from the root's children down, joined by '/'.
-std::string ContainerPath(const Trace& trace, ContainerId id) {
-  std::vector<std::string_view> parts;
-  for (ContainerId c = id; c != kRootContainer && c != kNone; c = trace.container(c).parent) {
-    parts.push_back(trace.Str(trace.container(c).name));
-  }
-  std::string path;
-  for (size_t i = parts.size(); i-- > 0;) {
-    path += parts[i];
-    if (i) path += "/";
-  }
-  return path;
-}
-
 bool Named(const Trace& trace, StringId name, StringId alias, std::string_view wanted) {
   return trace.Str(name) == wanted || (alias != kEmptyString && trace.Str(alias) == wanted);
 }
@@ -88,7 +74,7 @@ Resolved Resolve(const Trace& trace, const SeriesRequest& request) {
     const Container& container = trace.containers()[c];
     const auto id = static_cast<ContainerId>(c);
     if (Named(trace, container.name, container.alias, request.container) ||
-        (request.container.find('/') != std::string::npos && ContainerPath(trace, id) == request.container)) {
+        (request.container.find('/') != std::string::npos && trace.ContainerPath(id) == request.container)) {
       containers.push_back(id);
     }
   }
@@ -98,7 +84,7 @@ Resolved Resolve(const Trace& trace, const SeriesRequest& request) {
     for (size_t c = 1; c < trace.containers().size(); ++c) {
       const Container& container = trace.containers()[c];
       if (std::any_of(types.begin(), types.end(), [&](TypeId t) { return trace.type(t).parent == container.type; })) {
-        names.push_back(ContainerPath(trace, static_cast<ContainerId>(c)));
+        names.push_back(trace.ContainerPath(static_cast<ContainerId>(c)));
       }
     }
     throw UserError("unknown container " + Quoted(request.container) + "; containers with " +
@@ -106,7 +92,7 @@ Resolved Resolve(const Trace& trace, const SeriesRequest& request) {
   }
   if (containers.size() > 1) {
     std::vector<std::string> paths;
-    for (ContainerId c : containers) paths.push_back(ContainerPath(trace, c));
+    for (ContainerId c : containers) paths.push_back(trace.ContainerPath(c));
     throw UserError("container name " + Quoted(request.container) + " is ambiguous (" +
                     std::to_string(containers.size()) + " containers); give its path: " + NameList(std::move(paths)));
   }
@@ -160,7 +146,7 @@ TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const Ser
   const TypeKind kind = type.kind;
   const std::string& series = request.series;
   const std::string type_name(trace.Str(type.name));
-  const std::string container_path = ContainerPath(trace, where.container);
+  const std::string container_path = trace.ContainerPath(where.container);
 
   if (kind == TypeKind::kEvent && (series == "end" || series == "duration")) {
     throw UserError("--series " + series + ": " + Quoted(type_name) +

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterConvertCommand(app);
   macroscope::cli::RegisterImportCommand(app);
   macroscope::cli::RegisterCatalogCommand(app);
+  macroscope::cli::RegisterServeCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

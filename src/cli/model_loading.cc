@@ -10,6 +10,7 @@
 
 #include "analysis/model_cache.h"
 #include "analysis/model_csv.h"
+#include "analysis/model_filters.h"
 #include "analysis/trace_model.h"
 #include "cli/trace_loading.h"
 #include "util/error.h"
@@ -23,26 +24,6 @@ double Since(std::chrono::steady_clock::time_point& last) {
   double s = std::chrono::duration<double>(now - last).count();
   last = now;
   return s;
-}
-
-// --types names model types ("State:running") or entity types ("State",
-// meaning all its values); the result keeps the model's type order.
-std::vector<std::string> ExpandTypes(const analysis::MicroModel& model, const std::vector<std::string>& wanted) {
-  std::vector<std::string> keep;
-  for (const auto& w : wanted) {
-    bool found = false;
-    for (const auto& t : model.types()) {
-      if (t == w || (t.size() > w.size() && t.compare(0, w.size(), w) == 0 && t[w.size()] == ':')) {
-        if (std::find(keep.begin(), keep.end(), t) == keep.end()) keep.push_back(t);
-        found = true;
-      }
-    }
-    if (!found) throw UserError("unknown type '" + w + "' in --types");
-  }
-  std::vector<std::string> ordered;
-  for (const auto& t : model.types())
-    if (std::find(keep.begin(), keep.end(), t) != keep.end()) ordered.push_back(t);
-  return ordered;
 }
 
 bool Additive(analysis::Metric m) {
@@ -109,8 +90,7 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
       if (request.slices != slices) model.emplace(model->Coarsen(request.slices / slices));
     }
   }
-  if (!source.types.empty()) model.emplace(model->SelectTypes(ExpandTypes(*model, source.types)));
-  if (!source.containers.empty()) model.emplace(model->SelectContainers(source.containers));
+  model.emplace(analysis::FilterModel(std::move(*model), source.types, source.containers));
   timings->model = Since(last);
   return std::move(*model);
 }

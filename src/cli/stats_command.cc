@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
+#include "analysis/aggregation_json.h"
 #include "analysis/state_statistics.h"
 #include "cli/commands.h"
 #include "cli/csv.h"
@@ -32,11 +32,7 @@ void RegisterStatsCommand(CLI::App& app) {
     LoadTrace(args->files, args->read, loaded);
     analysis::Statistics stats = analysis::ComputeStatistics(loaded.trace, args->request);
     if (args->format == "json") {
-      nlohmann::json rows = nlohmann::json::array();
-      for (auto& r : stats.rows)
-        rows.push_back({{"kind", r.kind}, {"type", r.type}, {"value", r.value}, {"count", r.count},
-                        {"total_time", r.total_time}, {"mean_time", r.mean_time}, {"share", r.share}});
-      std::cout << nlohmann::json{{"range", {stats.start, stats.end}}, {"rows", rows}}.dump(2) << "\n";
+      std::cout << analysis::StatisticsJson(stats).dump(2) << "\n";
     } else if (args->format == "csv") {
       std::printf("kind,type,value,count,total_time,mean_time,share\n");
       for (auto& r : stats.rows)

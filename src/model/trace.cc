@@ -127,4 +127,17 @@ size_t Trace::CountEntities(TypeKind kind) const {
   return n;
 }
 
+std::string Trace::ContainerPath(ContainerId id) const {
+  std::vector<std::string_view> parts;
+  for (ContainerId c = id; c != kRootContainer && c != kNone; c = containers_[c].parent) {
+    parts.push_back(Str(containers_[c].name));
+  }
+  std::string path;
+  for (size_t i = parts.size(); i-- > 0;) {
+    path += parts[i];
+    if (i) path += "/";
+  }
+  return path;
+}
+
 }  // namespace macroscope

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -186,6 +187,10 @@ class Trace {
 
   // Total entities of each kind, over all stores.
   size_t CountEntities(TypeKind kind) const;
+
+  // Names of the containers from the root's children down to `id`, joined
+  // by '/' (the root's path is "").
+  std::string ContainerPath(ContainerId id) const;
 
  private:
   StringPool strings_;

@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "render/palette.h"
-#include "render/part_values.h"
+#include "analysis/part_values.h"
 #include "render/quality_curves.h"
 #include "render/spatiotemporal_view.h"
 #include "render/temporal_view.h"
@@ -118,11 +118,11 @@ OverviewStats DrawOverview(Canvas& canvas, const OverviewInput& input,
               input.title + (spatial ? " - spatiotemporal overview" : " - temporal overview"),
               title, width - 2 * kMargin);
 
-  const std::vector<LeafSpan> spans = NodeLeafSpans(model.hierarchy());
-  const std::vector<PartValues> sums = PartSums(model, partition, spans);
+  const std::vector<analysis::LeafSpan> spans = analysis::NodeLeafSpans(model.hierarchy());
+  const std::vector<analysis::PartValues> sums = analysis::PartSums(model, partition, spans);
   const std::vector<Color> colors = TypeColors(model.types());
-  const PartValues whole =
-      SumValues(model, spans[analysis::Hierarchy::kRoot], 0, model.slices() - 1);
+  const analysis::PartValues whole =
+      analysis::SumValues(model, spans[analysis::Hierarchy::kRoot], 0, model.slices() - 1);
 
   // Left: the views; right: legend over quality curves.
   const double right_x = width - kMargin - kRightColumn;

@@ -18,7 +18,7 @@ int Depth(const Hierarchy& tree, NodeId node) {
 }
 
 void DrawHierarchyAxis(Canvas& canvas, const Rect& area, const Rect& plot,
-                       const analysis::MicroModel& model, const std::vector<LeafSpan>& spans,
+                       const analysis::MicroModel& model, const std::vector<analysis::LeafSpan>& spans,
                        int max_levels) {
   const Hierarchy& tree = model.hierarchy();
   const double row = plot.height / std::max(1, model.leaf_count());
@@ -56,8 +56,8 @@ SpatiotemporalViewStats DrawSpatiotemporalView(Canvas& canvas, const Rect& plot,
                                                const Rect& axis_area, const TimeAxis& axis,
                                                const analysis::MicroModel& model,
                                                const analysis::Partition& partition,
-                                               const std::vector<PartValues>& sums,
-                                               const std::vector<LeafSpan>& spans,
+                                               const std::vector<analysis::PartValues>& sums,
+                                               const std::vector<analysis::LeafSpan>& spans,
                                                const std::vector<Color>& type_colors,
                                                const SpatiotemporalViewOptions& options) {
   SpatiotemporalViewStats stats;
@@ -85,15 +85,15 @@ SpatiotemporalViewStats DrawSpatiotemporalView(Canvas& canvas, const Rect& plot,
     hatched[{ancestor, part.first_slice, part.last_slice}] = true;
   }
 
-  std::vector<PartValues> ancestor_sums;
+  std::vector<analysis::PartValues> ancestor_sums;
   for (const auto& [key, unused] : hatched) {
     const auto& [node, first, last] = key;
-    ancestor_sums.push_back(SumValues(model, spans[node], first, last));
+    ancestor_sums.push_back(analysis::SumValues(model, spans[node], first, last));
   }
   // Alpha: the mode's relative amplitude, its share of the part's total.
   // (Against the largest value of the picture instead, one busy resource
   // would wash every other one out.) Empty parts stay white.
-  auto fill = [&](const Rect& r, const PartValues& v) {
+  auto fill = [&](const Rect& r, const analysis::PartValues& v) {
     if (v.dominant < 0) return;
     const double alpha = std::clamp(v.per_type[v.dominant] / v.total, 0.15, 1.0);
     canvas.FillRect(r, type_colors[v.dominant].WithAlpha(alpha));

@@ -19,7 +19,7 @@
 #include "analysis/aggregation.h"
 #include "analysis/micro_model.h"
 #include "render/canvas.h"
-#include "render/part_values.h"
+#include "analysis/part_values.h"
 #include "render/time_axis.h"
 
 namespace macroscope::render {
@@ -39,8 +39,8 @@ SpatiotemporalViewStats DrawSpatiotemporalView(Canvas& canvas, const Rect& plot,
                                                const Rect& axis_area, const TimeAxis& axis,
                                                const analysis::MicroModel& model,
                                                const analysis::Partition& partition,
-                                               const std::vector<PartValues>& sums,
-                                               const std::vector<LeafSpan>& spans,
+                                               const std::vector<analysis::PartValues>& sums,
+                                               const std::vector<analysis::LeafSpan>& spans,
                                                const std::vector<Color>& type_colors,
                                                const SpatiotemporalViewOptions& options);
 

@@ -35,7 +35,7 @@ void DrawValueScale(Canvas& canvas, const Rect& plot, double max_value) {
 TemporalViewStats DrawTemporalView(Canvas& canvas, const Rect& area, const TimeAxis& axis,
                                    const analysis::MicroModel& model,
                                    const analysis::Partition& partition,
-                                   const std::vector<PartValues>& sums,
+                                   const std::vector<analysis::PartValues>& sums,
                                    const std::vector<Color>& type_colors,
                                    const TemporalViewOptions& options) {
   TemporalViewStats stats;

@@ -1,13 +1,13 @@
-#include "render/part_values.h"
+#include "analysis/part_values.h"
 
-namespace macroscope::render {
+namespace macroscope::analysis {
 
-std::vector<LeafSpan> NodeLeafSpans(const analysis::Hierarchy& hierarchy) {
+std::vector<LeafSpan> NodeLeafSpans(const Hierarchy& hierarchy) {
   std::vector<LeafSpan> spans(hierarchy.size());
   int32_t next_leaf = 0;
   // Post-order visits children first, in order, so leaves come out in
   // depth-first pre-order; a parent spans from its first child's first leaf.
-  for (analysis::NodeId node : hierarchy.PostOrder()) {
+  for (NodeId node : hierarchy.PostOrder()) {
     if (hierarchy.IsLeaf(node)) {
       spans[node] = {next_leaf++, 1};
     } else {
@@ -20,7 +20,7 @@ std::vector<LeafSpan> NodeLeafSpans(const analysis::Hierarchy& hierarchy) {
   return spans;
 }
 
-PartValues SumValues(const analysis::MicroModel& model, LeafSpan span, int32_t first_slice,
+PartValues SumValues(const MicroModel& model, LeafSpan span, int32_t first_slice,
                      int32_t last_slice) {
   PartValues values;
   values.per_type.assign(model.type_count(), 0.0);
@@ -44,8 +44,8 @@ PartValues SumValues(const analysis::MicroModel& model, LeafSpan span, int32_t f
   return values;
 }
 
-std::vector<PartValues> PartSums(const analysis::MicroModel& model,
-                                 const analysis::Partition& partition,
+std::vector<PartValues> PartSums(const MicroModel& model,
+                                 const Partition& partition,
                                  const std::vector<LeafSpan>& spans) {
   std::vector<PartValues> sums;
   sums.reserve(partition.parts.size());
@@ -55,4 +55,4 @@ std::vector<PartValues> PartSums(const analysis::MicroModel& model,
   return sums;
 }
 
-}  // namespace macroscope::render
+}  // namespace macroscope::analysis

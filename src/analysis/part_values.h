@@ -1,5 +1,6 @@
-// What the views need to know of each part: its per-type sums of the
-// model's values, and where the node's leaves sit in depth-first order.
+// What views of an aggregation (pictures, the web UI) need to know of each
+// part: its per-type sums of the model's values, and where the node's leaves
+// sit in depth-first order.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 #include "analysis/aggregation.h"
 #include "analysis/micro_model.h"
 
-namespace macroscope::render {
+namespace macroscope::analysis {
 
 // Leaves under a node: indices [first, first + count) of MicroModel::leaves().
 struct LeafSpan {
@@ -17,7 +18,7 @@ struct LeafSpan {
 };
 
 // The leaf span of every node, by NodeId.
-std::vector<LeafSpan> NodeLeafSpans(const analysis::Hierarchy& hierarchy);
+std::vector<LeafSpan> NodeLeafSpans(const Hierarchy& hierarchy);
 
 struct PartValues {
   std::vector<double> per_type;  // sums over the part's cells, by type index
@@ -27,12 +28,12 @@ struct PartValues {
 };
 
 // Sums over leaves [span] x slices [first_slice, last_slice].
-PartValues SumValues(const analysis::MicroModel& model, LeafSpan span, int32_t first_slice,
+PartValues SumValues(const MicroModel& model, LeafSpan span, int32_t first_slice,
                      int32_t last_slice);
 
 // One entry per part of `partition`, in its order.
-std::vector<PartValues> PartSums(const analysis::MicroModel& model,
-                                 const analysis::Partition& partition,
+std::vector<PartValues> PartSums(const MicroModel& model,
+                                 const Partition& partition,
                                  const std::vector<LeafSpan>& spans);
 
-}  // namespace macroscope::render
+}  // namespace macroscope::analysis

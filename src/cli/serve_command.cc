@@ -1,0 +1,106 @@
+// `macroscope serve`: reads the traces, then serves the web UI and the JSON
+// API of docs/serve.md until SIGINT or SIGTERM.
+#include <malloc.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <list>
+#include <memory>
+#include <optional>
+
+#include "cli/commands.h"
+#include "cli/trace_loading.h"
+#include "server/server.h"
+#include "server/stop_signals.h"
+#include "util/error.h"
+
+#ifndef MACROSCOPE_WEB_DIST
+#define MACROSCOPE_WEB_DIST "web/dist"
+#endif
+
+namespace macroscope::cli {
+
+namespace {
+
+struct ServeArgs {
+  std::vector<std::string> files;
+  formats::ReadOptions read;
+  server::ServerOptions server;
+  std::string token;
+  CLI::Option* token_option = nullptr;
+};
+
+void RunServe(ServeArgs& args) {
+  if (args.token_option->count() > 0) args.server.token = args.token;
+  // Watched from the start, before any thread (the readers' included)
+  // exists: while traces load, a signal ends the command at once (nothing
+  // is written); once the server exists, it stops it gracefully.
+  std::atomic<server::Server*> running{nullptr};
+  std::optional<server::StopSignals> stop;
+  stop.emplace([&running](int signal) {
+    if (server::Server* http = running.load()) {
+      http->Stop();
+    } else {
+      std::_Exit(128 + signal);
+    }
+  });
+  // A list: LoadedTrace does not move, and the server keeps pointers.
+  std::list<LoadedTrace> loaded;
+  std::vector<server::ServedTrace> served;
+  for (const auto& file : args.files) {
+    LoadedTrace& trace = loaded.emplace_back();
+    const std::string format(formats::Detect(file).name);
+    LoadTrace({file}, args.read, trace);
+    trace.trace.BuildIndexes();
+    const std::string name = std::filesystem::path(file).filename().string();
+    served.push_back({name.empty() ? file : name, format, &trace.trace});
+    std::printf("macroscope: read %s (%s, %llu events, %.2f s)\n", file.c_str(), format.c_str(),
+                static_cast<unsigned long long>(trace.stats.events), trace.seconds);
+    std::fflush(stdout);
+  }
+  // Writing to a client that went away must not kill the server.
+  std::signal(SIGPIPE, SIG_IGN);
+  // Window answers are buffers of a few to tens of MB, one per request.
+  // By default glibc maps each from the kernel and unmaps it after, so
+  // every request pays its pages' faults again (a fifth of a large
+  // window's time); kept in the heap, they are reused.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  server::Server http(std::move(served), args.server);
+  http.Bind();
+  running = &http;
+  if (!http.web_built()) {
+    std::printf("macroscope: the web UI is not built in %s (make web); serving the API only\n",
+                args.server.web_directory.c_str());
+  }
+  std::printf("macroscope: serving %zu trace(s) at %s\n", args.files.size(), http.Url().c_str());
+  std::fflush(stdout);
+  http.Run();
+  stop.reset();  // the watcher ends before the server it may call goes
+}
+
+}  // namespace
+
+void RegisterServeCommand(CLI::App& app) {
+  auto args = std::make_shared<ServeArgs>();
+  CLI::App* cmd = app.add_subcommand("serve", "Serve the web UI and its JSON API over traces (docs/serve.md)");
+  cmd->add_option("TRACE", args->files, "Traces to serve (any supported format, or a store), each on its own")
+      ->required();
+  cmd->add_option("--port", args->server.port, "TCP port (0: any free port)")->capture_default_str();
+  cmd->add_option("--host", args->server.host, "Address to bind; any other than 127.0.0.1 requires a token")
+      ->capture_default_str();
+  args->token_option = cmd->add_option("--token", args->token,
+                                       "Access token for /api (default: random when --host is given)");
+  args->server.web_directory = MACROSCOPE_WEB_DIST;
+  cmd->add_option("--web", args->server.web_directory, "Directory of the built web UI")->capture_default_str();
+  cmd->add_option("--threads", args->server.threads, "Threads computing an aggregation (0: one per core)")
+      ->capture_default_str();
+  AddReadOptions(*cmd, args->read);
+  cmd->callback([args] { RunServe(*args); });
+}
+
+}  // namespace macroscope::cli

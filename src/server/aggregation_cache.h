@@ -1,0 +1,68 @@
+// Built aggregations kept between requests, so that a request with another
+// p runs only the best-cut step and one for the p list reuses the
+// qualities.
+//
+// Thread-safety: every member may be called from any request thread. A
+// build runs outside the lock; concurrent requests for the same key wait
+// for the one build rather than repeat it. A build that throws is not
+// kept: its waiters get the same exception and the next request retries.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <future>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/aggregation.h"
+#include "analysis/micro_model.h"
+#include "analysis/p_list.h"
+#include "analysis/part_values.h"
+
+namespace macroscope::server {
+
+// One model and its aggregation, immutable once built except for the p
+// list, computed on first use.
+class BuiltAggregation {
+ public:
+  BuiltAggregation(analysis::MicroModel model, std::unique_ptr<analysis::Aggregation> aggregation);
+
+  const analysis::MicroModel& model() const { return model_; }
+  const analysis::Aggregation& aggregation() const { return *aggregation_; }
+  const std::vector<analysis::LeafSpan>& spans() const { return spans_; }
+  // [{"id","name","parent","path","leaves":[first,count]}] for every node.
+  const nlohmann::ordered_json& nodes() const { return nodes_; }
+  // The significant p values (exact method).
+  const std::vector<analysis::PListEntry>& PList() const;
+
+ private:
+  analysis::MicroModel model_;
+  std::unique_ptr<analysis::Aggregation> aggregation_;
+  std::vector<analysis::LeafSpan> spans_;
+  nlohmann::ordered_json nodes_;
+  mutable std::once_flag plist_once_;
+  mutable std::vector<analysis::PListEntry> plist_;
+};
+
+class AggregationCache {
+ public:
+  using Entry = std::shared_ptr<const BuiltAggregation>;
+  explicit AggregationCache(size_t capacity) : capacity_(capacity) {}
+
+  // The entry of `key`, built with `build` when absent; the least recently
+  // used entry is dropped beyond the capacity (requests holding it keep it).
+  Entry Get(const std::string& key, const std::function<Entry()>& build);
+
+ private:
+  using Slot = std::pair<std::string, std::shared_future<Entry>>;
+  std::mutex mutex_;
+  size_t capacity_;
+  std::list<Slot> slots_;  // most recently used first
+};
+
+}  // namespace macroscope::server

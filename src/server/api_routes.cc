@@ -1,0 +1,126 @@
+#include "server/api_routes.h"
+
+#include <functional>
+#include <new>
+#include <nlohmann/json.hpp>
+
+#include "analysis/aggregation_json.h"
+#include "analysis/state_statistics.h"
+#include "server/aggregate_endpoints.h"
+#include "server/api_error.h"
+#include "server/entity_json.h"
+#include "server/query_params.h"
+#include "server/trace_json.h"
+#include "server/window.h"
+#include "util/error.h"
+
+namespace macroscope::server {
+
+namespace {
+
+using Body = std::function<std::string(const httplib::Request&)>;
+
+std::string Dump(const nlohmann::ordered_json& json) {
+  return json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// The analyses report unknown names as UserError; those are "not found".
+int StatusOf(const UserError& error) {
+  const std::string_view message = error.what();
+  for (std::string_view prefix : {"unknown type", "unknown container"}) {
+    if (message.substr(0, prefix.size()) == prefix) return 404;
+  }
+  return 400;
+}
+
+httplib::Server::Handler Json(Body body) {
+  return [body = std::move(body)](const httplib::Request& request, httplib::Response& response) {
+    auto fail = [&](int status, const std::string& message) {
+      response.status = status;
+      response.set_content(ErrorJson(message), kJsonType);
+    };
+    try {
+      // Moved in rather than copied by set_content: window answers are large.
+      response.body = body(request);
+      response.set_header("Content-Type", kJsonType);
+    } catch (const ApiError& e) {
+      fail(e.status(), e.what());
+    } catch (const UserError& e) {
+      fail(StatusOf(e), e.what());
+    } catch (const std::bad_alloc&) {
+      fail(503, "out of memory for this request");
+    } catch (const std::exception& e) {
+      fail(500, std::string("internal error: ") + e.what());
+    } catch (...) {
+      fail(500, "internal error");
+    }
+  };
+}
+
+}  // namespace
+
+std::string ErrorJson(const std::string& message) { return Dump({{"error", message}}); }
+
+const ServedTrace& ApiRoutes::TraceAt(const std::string& id) const {
+  return traces_[PathIndex(id, traces_.size(), "trace")];
+}
+
+void ApiRoutes::Register(httplib::Server& http) {
+  http.Get("/api/traces", Json([this](const httplib::Request&) {
+             auto list = nlohmann::ordered_json::array();
+             for (size_t i = 0; i < traces_.size(); ++i) list.push_back(TraceSummary(traces_[i], i));
+             return Dump(list);
+           }));
+  http.Get(R"(/api/traces/([^/]+))", Json([this](const httplib::Request& request) {
+             const ServedTrace& served = TraceAt(request.matches[1]);
+             return Dump(TraceDetails(served, &served - traces_.data()));
+           }));
+  for (bool with_p : {true, false}) {
+    http.Get(with_p ? R"(/api/traces/([^/]+)/aggregate)" : R"(/api/traces/([^/]+)/plist)",
+             Json([this, with_p](const httplib::Request& request) {
+               const ServedTrace& served = TraceAt(request.matches[1]);
+               return AggregateAnswer(*served.trace, &served - traces_.data(), request, cache_, threads_, with_p);
+             }));
+  }
+  http.Get(R"(/api/traces/([^/]+)/stats)", Json([this](const httplib::Request& request) {
+             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             analysis::StatisticsRequest stats;
+             stats.start = Number(request, "start");
+             stats.end = Number(request, "end");
+             stats.container_ids =
+                 IdList(request, "containers", static_cast<uint32_t>(trace.containers().size() - 1));
+             return analysis::StatisticsJson(analysis::ComputeStatistics(trace, stats))
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+           }));
+  http.Get(R"(/api/traces/([^/]+)/window)", Json([this](const httplib::Request& request) {
+             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             WindowRequest window;
+             window.start = RequiredNumber(request, "start");
+             window.end = RequiredNumber(request, "end");
+             auto width = Integer(request, "width", 1, kMaxWidth);
+             if (!width) BadRequest("parameter width is required");
+             window.width = static_cast<int>(*width);
+             window.containers =
+                 IdList(request, "containers", static_cast<uint32_t>(trace.containers().size() - 1));
+             window.types = IdList(request, "types", static_cast<uint32_t>(trace.types().size() - 1));
+             window.values = List(request, "values");
+             return WindowJson(trace, window);
+           }));
+  http.Get(R"(/api/traces/([^/]+)/entity/([^/]+))", Json([this](const httplib::Request& request) {
+             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             auto [store, index] = ParseEntityId(request.matches[2]);
+             return EntityJson(trace, store, index);
+           }));
+  http.Get(R"(/api/traces/([^/]+)/search)", Json([this](const httplib::Request& request) {
+             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             auto query = Text(request, "q");
+             if (!query) BadRequest("parameter q is required");
+             auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxSearchLimit)).value_or(100);
+             return SearchJson(trace, *query, static_cast<size_t>(limit));
+           }));
+  http.Get(R"(/api(/.*)?)", Json([](const httplib::Request& request) -> std::string {
+             NotFound("no endpoint " + request.path);
+           }));
+}
+
+}  // namespace macroscope::server

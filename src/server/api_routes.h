@@ -1,0 +1,36 @@
+// The JSON endpoints of docs/serve.md on an httplib server. Every handler
+// goes through one wrapper that turns exceptions into JSON errors:
+// ApiError keeps its status, UserError is 400 (404 when it names an
+// unknown type or container), anything else 500.
+#pragma once
+
+#include <httplib.h>
+
+#include <string>
+#include <vector>
+
+#include "server/aggregation_cache.h"
+#include "server/served_trace.h"
+
+namespace macroscope::server {
+
+// {"error": message}.
+std::string ErrorJson(const std::string& message);
+
+class ApiRoutes {
+ public:
+  ApiRoutes(std::vector<ServedTrace> traces, int threads, size_t cached_aggregations)
+      : traces_(std::move(traces)), threads_(threads), cache_(cached_aggregations) {}
+
+  // Adds the /api routes (and a JSON 404 for any other /api path).
+  void Register(httplib::Server& http);
+
+ private:
+  const ServedTrace& TraceAt(const std::string& id) const;
+
+  std::vector<ServedTrace> traces_;
+  int threads_;
+  AggregationCache cache_;
+};
+
+}  // namespace macroscope::server

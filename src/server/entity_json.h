@@ -1,0 +1,26 @@
+// One entity in full (GET /api/traces/{t}/entity/{S}:{I}) and the search
+// over values and container names (GET /api/traces/{t}/search).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/trace.h"
+
+namespace macroscope::server {
+
+// Every field of entity `index` of store `store`; throws ApiError 404 when
+// there is no such entity.
+std::string EntityJson(const Trace& trace, uint32_t store, uint32_t index);
+
+// "S:I" as found in a path; throws ApiError 404 when it is not of that form.
+std::pair<uint32_t, uint32_t> ParseEntityId(const std::string& text);
+
+inline constexpr size_t kMaxSearchLimit = 1000;
+inline constexpr size_t kMaxQueryLength = 200;
+
+// Entities whose value contains `query` and containers whose name does,
+// case-insensitively (ASCII), at most `limit` of each.
+std::string SearchJson(const Trace& trace, const std::string& query, size_t limit);
+
+}  // namespace macroscope::server

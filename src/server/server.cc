@@ -1,0 +1,160 @@
+#include "server/server.h"
+
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "server/access.h"
+#include "server/api_error.h"
+#include "server/api_routes.h"
+#include "server/static_files.h"
+#include "util/error.h"
+
+namespace macroscope::server {
+
+namespace {
+
+// Request line and headers together; a longer request line is refused by
+// the HTTP library itself (414).
+constexpr size_t kMaxHeaderBytes = 8192;
+
+size_t HeaderBytes(const httplib::Request& request) {
+  size_t bytes = request.target.size();
+  for (const auto& [name, value] : request.headers) bytes += name.size() + value.size() + 4;
+  return bytes;
+}
+
+uint64_t ContentLength(const httplib::Request& request) {
+  const std::string text = request.get_header_value("Content-Length");
+  // A length that does not parse counts as a body: it is refused too.
+  if (text.empty()) return 0;
+  char* end = nullptr;
+  const unsigned long long length = std::strtoull(text.c_str(), &end, 10);
+  return *end == '\0' ? length : 1;
+}
+
+bool IsApi(const std::string& path) { return path == "/api" || path.compare(0, 5, "/api/") == 0; }
+
+}  // namespace
+
+struct Server::Impl {
+  Impl(std::vector<ServedTrace> traces, ServerOptions options)
+      : options(std::move(options)),
+        api(std::move(traces), this->options.threads, this->options.cached_aggregations),
+        files(this->options.web_directory) {}
+
+  void Configure();
+
+  ServerOptions options;
+  std::string token;
+  ApiRoutes api;
+  StaticFiles files;
+  httplib::Server http;
+  int port = -1;
+  std::atomic<bool> stop_requested{false}, started{false}, finished{false};
+};
+
+void Server::Impl::Configure() {
+  // Nothing is uploaded: a body is refused before it is read.
+  http.set_payload_max_length(0);
+  http.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
+    auto refuse = [&](int status, const std::string& message) {
+      response.status = status;
+      response.set_header("Connection", "close");
+      response.set_content(ErrorJson(message), kJsonType);
+      return httplib::Server::HandlerResponse::Handled;
+    };
+    if (request.method != "GET" && request.method != "HEAD") return refuse(405, "only GET is served");
+    if (HeaderBytes(request) > kMaxHeaderBytes) return refuse(431, "request headers longer than 8 KiB");
+    if (request.has_header("Transfer-Encoding") || ContentLength(request) > 0) {
+      return refuse(413, "requests carry no body");
+    }
+    if (IsApi(request.path) && !token.empty() && !CarriesToken(request, token)) {
+      response.status = 401;
+      response.set_content(ErrorJson("missing or wrong access token"), kJsonType);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  api.Register(http);
+  http.Get(".*", [this](const httplib::Request& request, httplib::Response& response) {
+    StaticAnswer answer = files.Get(request.path);
+    response.status = answer.status;
+    response.set_content(std::move(answer.body), answer.content_type.c_str());
+  });
+  // Errors the library raises itself (414 for a long URL, 400 for a bad
+  // request line) get a JSON body too.
+  http.set_error_handler(httplib::Server::HandlerWithResponse(
+      [](const httplib::Request&, httplib::Response& response) {
+        if (response.body.empty()) {
+          response.set_content(ErrorJson("request refused (HTTP " + std::to_string(response.status) + ")"),
+                               kJsonType);
+        }
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  http.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+    response.status = 500;
+    response.set_content(ErrorJson("internal error"), kJsonType);
+  });
+}
+
+Server::Server(std::vector<ServedTrace> traces, ServerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(traces), std::move(options))) {
+  if (impl_->options.token) {
+    impl_->token = *impl_->options.token;
+    if (impl_->token.empty()) throw UserError("--token must not be empty");
+  } else if (impl_->options.host != "127.0.0.1") {
+    impl_->token = RandomToken();
+  }
+  impl_->Configure();
+}
+
+Server::~Server() = default;
+
+int Server::Bind() {
+  const auto& o = impl_->options;
+  if (o.port < 0 || o.port > 65535) throw UserError("--port must be in [0, 65535]");
+  bool bound = o.port == 0 ? (impl_->port = impl_->http.bind_to_any_port(o.host)) > 0
+                           : impl_->http.bind_to_port(o.host, o.port);
+  if (!bound) {
+    throw UserError("cannot listen on " + o.host + ":" + std::to_string(o.port) +
+                    " (address in use or not available)");
+  }
+  if (o.port != 0) impl_->port = o.port;
+  return impl_->port;
+}
+
+void Server::Run() {
+  impl_->started = true;
+  if (!impl_->stop_requested) impl_->http.listen_after_bind();
+  impl_->finished = true;
+}
+
+void Server::Stop() {
+  impl_->stop_requested = true;
+  // httplib's stop() acts only on a server already listening: a stop that
+  // comes between Run()'s check and the listening loop is repeated until
+  // Run() returns.
+  while (impl_->started && !impl_->finished) {
+    if (impl_->http.is_running()) impl_->http.stop();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+const std::string& Server::token() const { return impl_->token; }
+
+bool Server::web_built() const { return impl_->files.built(); }
+
+std::string Server::Url() const {
+  const std::string& host = impl_->options.host;
+  // An IPv6 literal is written in brackets in a URL.
+  const bool v6 = host.find(':') != std::string::npos;
+  std::string url = "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(impl_->port) + "/";
+  if (!impl_->token.empty()) url += "?token=" + impl_->token;
+  return url;
+}
+
+}  // namespace macroscope::server

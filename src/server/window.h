@@ -1,0 +1,52 @@
+// The space-time diagram of a time window with server-side level of detail
+// (GET /api/traces/{t}/window, docs/serve.md).
+//
+// Design: with d = (end - start) / width the duration of a pixel, each row
+// (container, entity type) gathers its entities that intersect the window
+// into cells, one per (level, pixel column), where column =
+// floor((max(start, window start) - window start) / d). An entity at least
+// d long is an item (states, variables, links; at most kMaxItemsPerColumn
+// per cell, the rest are merged). A smaller one is merged into its cell,
+// which keeps the extent, the count, and the value with the most time
+// (states, links) or the most entities (events), or the min and max
+// (variables). An event alone in its column is an item. Every entity of the
+// window is counted once, in `shown` or in `hidden`.
+//
+// Cost: a window over a quarter of the trace or more reads each store in
+// memory order (a sequential pass beats the index's tree walk when most
+// entities qualify); a narrower one asks the interval index, O(log n + k).
+// Cells are reused from row to row and only touched ones are reset, so the
+// answer costs O(k + primitives), and holds O(width x levels) primitives
+// per row whatever k is. Rows over many entities are split into runs of
+// whole containers answered by one thread each, then joined in order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace macroscope::server {
+
+struct WindowRequest {
+  double start = 0;
+  double end = 0;
+  int width = 0;                        // pixels, 1..kMaxWidth
+  std::vector<ContainerId> containers;  // rows to answer (empty: all)
+  std::vector<TypeId> types;            // entity types to keep (empty: all)
+  std::vector<std::string> values;      // values to keep (empty: all; variables are kept)
+};
+
+inline constexpr int kMaxWidth = 8192;
+inline constexpr int kMaxItemsPerColumn = 4;
+// Items plus summaries of one answer; a window that would need more is
+// refused (400), asking for fewer rows or fewer pixels.
+inline constexpr size_t kMaxPrimitives = 1'000'000;
+
+// The JSON answer. Throws ApiError: 400 for a bad window (start >= end,
+// width out of range, too many primitives), 404 for an unknown container
+// or type.
+std::string WindowJson(const Trace& trace, const WindowRequest& request);
+
+}  // namespace macroscope::server

@@ -1,0 +1,51 @@
+// Starting `macroscope serve` for a test and talking to it.
+#pragma once
+
+#include <httplib.h>
+#include <sys/types.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace macroscope::server::testing {
+
+// `macroscope serve --port 0 ARGS...`, started and waited for (its start-up
+// line parsed); stopped with SIGTERM on destruction.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::vector<std::string>& args);
+  ~ServeProcess();
+  ServeProcess(const ServeProcess&) = delete;
+  ServeProcess& operator=(const ServeProcess&) = delete;
+
+  int port() const { return port_; }
+  const std::string& host() const { return host_; }
+  const std::string& token() const { return token_; }
+  const std::string& output() const { return output_; }  // everything printed up to the start-up line
+  // A client on 127.0.0.1:port.
+  std::unique_ptr<httplib::Client> Client() const;
+  // SIGTERM, then the exit status (-1 unless it exited normally).
+  int Stop();
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string host_, token_, output_;
+};
+
+// GET path; fails the test unless the answer is JSON with `status`.
+nlohmann::json GetJson(httplib::Client& client, const std::string& path, int status = 200);
+
+// Bytes sent as is on a fresh connection; the raw answer (status line, headers, body).
+std::string RawRequest(int port, const std::string& request);
+// The status code of a raw answer.
+int RawStatus(const std::string& answer);
+
+// The source tree's file `relative`.
+std::string SourcePath(const std::string& relative);
+// Runs `macroscope ARGS`; fails the test unless it exits 0; its stdout.
+std::string RunMacroscope(const std::string& args);
+
+}  // namespace macroscope::server::testing

@@ -1,0 +1,278 @@
+// End-to-end test of the workbench against the real `macroscope serve`:
+//   node e2e/workbench.mjs MACROSCOPE_BINARY SOURCE_DIR [ARTIFACT_DIR]
+// Starts the server on examples/synthetic.trace (and, as trace 1, a small
+// trace with user fields from tests/paje/traces), drives Debian's Chromium
+// through playwright-core (no browser download), checks what the page draws
+// against what the API answers, and saves screenshots into ARTIFACT_DIR —
+// and into SOURCE_DIR/docs too when MACROSCOPE_DOCS_SCREENSHOTS=1.
+// Closes with "N passed, M failed"; exits non-zero on any failure.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const [binary, sourceDir, artifactArg] = process.argv.slice(2);
+if (!binary || !sourceDir) {
+  console.error('usage: node workbench.mjs MACROSCOPE_BINARY SOURCE_DIR [ARTIFACT_DIR]');
+  process.exit(2);
+}
+if (!existsSync(join(sourceDir, 'web', 'dist', 'index.html'))) {
+  console.error('web/dist is not built: run `make web` (npm ci && npm run build in web/)');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const artifacts = resolve(artifactArg ?? '.');
+mkdirSync(artifacts, { recursive: true });
+const toDocs = process.env.MACROSCOPE_DOCS_SCREENSHOTS === '1';
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) { passed++; console.log(`ok   ${name}`); } else { failed++; console.log(`FAIL ${name} ${detail}`); }
+}
+
+/** Starts the server and resolves with its base URL from the start-up line. */
+function startServer() {
+  const child = spawn(binary, ['serve', '--port', '0', '--web', join(sourceDir, 'web', 'dist'),
+    join(sourceDir, 'examples', 'synthetic.trace'), join(sourceDir, 'tests', 'paje', 'traces', 'user_fields.trace')],
+  { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error('no start-up line within 60 s')), 60000);
+    const onLine = (line) => {
+      const m = /serving \d+ trace\(s\) at (http:\/\/\S+)/.exec(line);
+      if (m) { clearTimeout(timer); ok(m[1]); }
+    };
+    createInterface({ input: child.stdout }).on('line', onLine);
+    createInterface({ input: child.stderr }).on('line', (l) => { process.stderr.write(`server: ${l}\n`); onLine(l); });
+    child.on('exit', (code) => { clearTimeout(timer); fail(new Error(`server exited with ${code}`)); });
+  });
+  return { child, url };
+}
+
+async function api(base, path) {
+  const response = await fetch(new URL(`api/${path}`, base));
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Waits until the page has drawn and nothing is loading, then returns the hook. */
+async function settled(page, predicate = 'true') {
+  await page.waitForFunction(`(() => { const m = window.__macroscope; return m && m.ready && !m.loading && (${predicate}); })()`,
+    null, { timeout: 30000 });
+  // One more frame so the Gantt's requestAnimationFrame has drawn.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.__macroscope)));
+}
+
+async function shot(page, name, clip) {
+  const options = { animations: 'disabled', ...(clip ? { clip } : {}) };
+  await page.screenshot({ ...options, path: join(artifacts, name) });
+  if (toDocs) await page.screenshot({ ...options, path: join(sourceDir, 'docs', name) });
+}
+
+function modelQuery(h) {
+  return `slices=${h.slices}&metric=${h.metric}&mode=${h.mode}`;
+}
+
+const userDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-'));
+const server = startServer();
+let context;
+try {
+  const base = await server.url;
+  check('server prints its URL', /^http:\/\/[^/]+\/$/.test(base) || base.includes('?token='), base);
+  context = await chromium.launchPersistentContext(userDir, {
+    executablePath: chromiumPath, headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1600, height: 980 }, deviceScaleFactor: 1,
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(base);
+  let h = await settled(page);
+
+  // The example loads.
+  const traces = await api(base, 'traces');
+  check('the example is listed', (await page.locator('[data-testid=trace-select]').innerText()).includes(traces[0].name));
+  check('the overview has parts', h.parts > 0, JSON.stringify(h.parts));
+  check('p is chosen and in the URL', h.p !== null && h.url.includes(`p=${h.p}`), h.url);
+
+  // The overview shows as many parts as the API gives for that p.
+  let agg = await api(base, `traces/0/aggregate?${modelQuery(h)}&p=${h.p}`);
+  check('overview parts = API parts', h.parts === agg.parts.length, `${h.parts} vs ${agg.parts.length}`);
+  check('overview draws every part', h.overview.parts === agg.parts.length, JSON.stringify(h.overview));
+  check('quality curves are drawn', h.curvePoints.length > 1, String(h.curvePoints.length));
+  // Visual aggregation: a merged mark's tooltip names the types it hides.
+  const mark = h.overview.marks.find((m) => m.hidden.length > 0);
+  check('types too small to draw are merged', h.overview.merged > 0 && mark !== undefined, JSON.stringify(h.overview));
+  if (mark) {
+    await page.mouse.move(mark.x, mark.y);
+    const tip = page.locator('[data-testid=tooltip]');
+    await tip.waitFor({ state: 'visible', timeout: 5000 });
+    const text = await tip.innerText();
+    check('the merged mark lists the hidden types', mark.hidden.every((t) => text.includes(t)), `${text} vs ${mark.hidden}`);
+    await page.mouse.move(5, 5);
+  }
+  await shot(page, 'web-overview.png');
+
+  // Clicking a curve point changes p and the parts.
+  const target = h.curvePoints.find((pt) => pt.parts !== h.parts && pt.parts > 1 && pt.parts < 40)
+    ?? h.curvePoints.find((pt) => pt.parts !== h.parts);
+  const before = h;
+  await page.mouse.click(target.x, target.y);
+  h = await settled(page, `window.__macroscope.p !== ${before.p}`);
+  agg = await api(base, `traces/0/aggregate?${modelQuery(h)}&p=${h.p}`);
+  check('clicking a curve point changes p', h.p !== before.p, `${before.p} -> ${h.p}`);
+  check('p is strictly inside the point\'s range',
+    h.p > target.p && h.p < (h.curvePoints[target.index + 1]?.p ?? 1), `${target.p} < ${h.p}`);
+  check('the parts follow the clicked point', h.parts === agg.parts.length && h.parts === target.parts,
+    `${h.parts} drawn, ${agg.parts.length} from API, ${target.parts} on the curve`);
+
+  // p+ / p- move to the neighbouring significant p.
+  const pAfterClick = h.p;
+  await page.click('[data-testid=p-plus]');
+  h = await settled(page, `window.__macroscope.p !== ${pAfterClick}`);
+  check('p+ moves to the next significant p', h.plistParts === h.curvePoints[target.index + 1]?.parts, `${h.plistParts}`);
+  await page.click('[data-testid=p-minus]');
+  h = await settled(page, `window.__macroscope.p !== ${h.p}`);
+  check('p- comes back', h.parts === target.parts, `${h.parts}`);
+
+  // Selecting a time range on the ruler zooms both views.
+  const ruler = await page.locator('[data-testid=ruler]').boundingBox();
+  const full = h.range;
+  const rangeBefore = JSON.stringify(h.range);
+  const x0 = ruler.x + 180 + (ruler.width - 184) * 0.30;
+  const x1 = ruler.x + 180 + (ruler.width - 184) * 0.45;
+  await page.mouse.move(x0, ruler.y + 12);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, ruler.y + 12, { steps: 4 });
+  await page.mouse.move(x1, ruler.y + 12, { steps: 4 });
+  await page.mouse.up();
+  h = await settled(page, `JSON.stringify(window.__macroscope.range) !== '${rangeBefore}'`);
+  const span = full[1] - full[0];
+  check('the overview is re-aggregated over the range',
+    Math.abs(h.range[0] - (full[0] + 0.30 * span)) < span * 0.01 && Math.abs(h.range[1] - (full[0] + 0.45 * span)) < span * 0.01,
+    JSON.stringify(h.range));
+  check('the Gantt shows the range', Math.abs(h.gantt.start - h.range[0]) < 1e-9 * span + 1e-9 && Math.abs(h.gantt.end - h.range[1]) < 1e-9 * span + 1e-9,
+    `${h.gantt.start}..${h.gantt.end}`);
+  agg = await api(base, `traces/0/aggregate?${modelQuery(h)}&p=${h.p}&start=${h.range[0]}&end=${h.range[1]}`);
+  check('zoomed overview parts = API parts', h.parts === agg.parts.length, `${h.parts} vs ${agg.parts.length}`);
+  check('the URL carries the range', h.url.includes('range='), h.url);
+
+  // Browser back returns to the whole trace, forward to the zoom.
+  await page.goBack();
+  h = await settled(page, `JSON.stringify(window.__macroscope.range) === '${rangeBefore}'`);
+  check('browser back restores the previous range', JSON.stringify(h.range) === rangeBefore, JSON.stringify(h.range));
+  await page.goForward();
+  h = await settled(page, `JSON.stringify(window.__macroscope.range) !== '${rangeBefore}'`);
+  check('browser forward restores the zoom', h.range[0] > full[0], JSON.stringify(h.range));
+
+  // Hovering a state shows its tooltip with the right value.
+  check('the Gantt draws states', h.gantt.items > 0 && h.gantt.sample.length > 0, JSON.stringify(h.gantt));
+  const sample = h.gantt.sample[0];
+  const entity = await api(base, `traces/0/entity/${sample.id}`);
+  await page.mouse.move(sample.x, sample.y);
+  const tooltip = page.locator('[data-testid=tooltip]');
+  await tooltip.waitFor({ state: 'visible', timeout: 5000 });
+  const tipText = await tooltip.innerText();
+  check('hovering a state shows its value', tipText.includes(entity.value) && tipText.includes(sample.value), tipText);
+
+  // Clicking opens the inspector with every field of the entity.
+  await page.mouse.click(sample.x, sample.y);
+  const inspectorPanel = page.locator('[data-testid=inspector]');
+  await inspectorPanel.waitFor({ state: 'visible', timeout: 5000 });
+  await settled(page);
+  const fieldNames = await inspectorPanel.locator('tr[data-field]').evaluateAll((rows) => rows.map((r) => r.dataset.field));
+  const expected = Object.keys(entity).filter((k) => entity[k] !== undefined && k !== 'fields' && k !== 'id')
+    .concat((entity.fields ?? []).map((f) => f.name));
+  check('the inspector lists every field', expected.every((k) => fieldNames.includes(k)), `${fieldNames} vs ${expected}`);
+  check('the inspector shows the value', (await inspectorPanel.innerText()).includes(entity.value));
+  await page.mouse.move(10, 10);
+  await shot(page, 'web-inspector.png');
+
+  // The wheel zooms the Gantt alone; the URL follows without a history entry.
+  const gbox = await page.locator('[data-testid=gantt]').boundingBox();
+  const zoomedRange = JSON.stringify(h.range);
+  const width0 = h.gantt.end - h.gantt.start;
+  await page.mouse.move(gbox.x + gbox.width * 0.6, gbox.y + 40);
+  await page.mouse.wheel(0, -200);
+  await page.waitForFunction(() => /[?&]gantt=/.test(location.search), null, { timeout: 5000 });
+  h = await settled(page);
+  check('the wheel zooms the Gantt in', h.gantt.end - h.gantt.start < width0 * 0.9, `${h.gantt.end - h.gantt.start} vs ${width0}`);
+  check('the wheel leaves the overview range', JSON.stringify(h.range) === zoomedRange, JSON.stringify(h.range));
+
+  // A colour picked in the legend is used everywhere and kept across reloads.
+  const chip = page.locator('[data-testid=legend] input[type=color]').first();
+  const chipTitle = await chip.getAttribute('title');
+  await chip.fill('#ff00aa');
+  const saved = await page.evaluate(() => localStorage.getItem('macroscope.colors') ?? '');
+  check('a picked colour is saved', saved.includes('#ff00aa'), saved);
+
+  // Reloading the URL gives the same view.
+  const view = { p: h.p, range: h.range, parts: h.parts, gantt: [h.gantt.start, h.gantt.end] };
+  await page.reload();
+  h = await settled(page);
+  check('reload keeps p, range, parts and the Gantt window',
+    h.p === view.p && JSON.stringify(h.range) === JSON.stringify(view.range) && h.parts === view.parts
+      && h.gantt.start === view.gantt[0] && h.gantt.end === view.gantt[1],
+    `${JSON.stringify(view)} vs ${JSON.stringify({ p: h.p, range: h.range, parts: h.parts, gantt: [h.gantt.start, h.gantt.end] })}`);
+  check('the picked colour survives the reload',
+    (await page.locator(`[data-testid=legend] input[title="${chipTitle}"]`).inputValue()) === '#ff00aa');
+  // Back to the trace's colours for the pictures.
+  await page.evaluate(() => localStorage.removeItem('macroscope.colors'));
+  await page.reload();
+  h = await settled(page);
+
+  // The Gantt zoomed on a burst: the densest part of the whole-trace overview.
+  await page.click('[data-testid=reset]');
+  h = await settled(page, 'window.__macroscope.range[0] === ' + full[0] + ' && window.__macroscope.range[1] === ' + full[1]);
+  const whole = await api(base, `traces/0/aggregate?${modelQuery(h)}&p=${h.p}`);
+  const density = (p) => p.values.reduce((a, v) => a + v, 0) / (p.end_slice - p.start_slice + 1);
+  const dense = whole.parts.reduce((a, b) => (density(b) > density(a) ? b : a));
+  const slice = span / whole.slices;
+  // Six slices from the start of the densest part: enough to see states one by one.
+  const first = Math.min(dense.start_slice, whole.slices - 6);
+  const burst = [full[0] + first * slice, full[0] + (first + 6) * slice];
+  await page.goto(`${base}${base.includes('?') ? '&' : '?'}p=${h.p}&range=${burst.join(',')}`);
+  h = await settled(page);
+  check('a shared URL opens the same range', Math.abs(h.range[0] - burst[0]) < 1e-6 && Math.abs(h.range[1] - burst[1]) < 1e-6,
+    JSON.stringify(h.range));
+  await page.mouse.move(h.gantt.sample[0]?.x ?? 900, h.gantt.sample[0]?.y ?? 600);
+  await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
+  await shot(page, 'web-gantt-burst.png');
+
+  // The spatiotemporal mode: hierarchy × time, same parts as the API.
+  await page.selectOption('[data-testid=mode-select]', 'spatiotemporal');
+  h = await settled(page, "window.__macroscope.mode === 'spatiotemporal'");
+  agg = await api(base, `traces/0/aggregate?${modelQuery(h)}&p=${h.p}&start=${h.range[0]}&end=${h.range[1]}`);
+  check('spatiotemporal parts = API parts', h.parts === agg.parts.length && h.overview.parts === agg.parts.length,
+    `${h.parts} vs ${agg.parts.length}`);
+  check('spatiotemporal parts sit on hierarchy nodes', agg.parts.some((p) => p.node !== ''), '');
+
+  // User fields reach the inspector (trace 1 carries some on its states).
+  await page.goto(`${base}${base.includes('?') ? '&' : '?'}trace=1`);
+  h = await settled(page, 'window.__macroscope.gantt.sample.length > 0');
+  const withFields = h.gantt.sample[0];
+  const fielded = await api(base, `traces/1/entity/${withFields.id}`);
+  await page.mouse.click(withFields.x, withFields.y);
+  await page.waitForFunction((id) => window.__macroscope.inspected === id && !window.__macroscope.loading, withFields.id, { timeout: 5000 });
+  const userText = await page.locator('[data-testid=inspector]').innerText();
+  check('the inspector lists the user fields', (fielded.fields ?? []).length > 0
+    && fielded.fields.every((f) => userText.includes(f.name) && userText.includes(String(f.value))), userText);
+
+  check('no error on the page', pageErrors.length === 0 && !(await page.locator('[data-testid=error]').isVisible()), pageErrors.join('; '));
+} catch (err) {
+  failed++;
+  console.log(`FAIL ${err.stack ?? err}`);
+} finally {
+  await context?.close().catch(() => {});
+  server.child.kill('SIGTERM');
+  rmSync(userDir, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,95 @@
+// Typed access to the JSON API of `macroscope serve` (docs/serve.md).
+// Every request carries the access token when the page was given one.
+
+export interface Totals { container: number; state: number; event: number; link: number; variable: number }
+export interface TraceSummary { id: number; name: string; format: string; start: number; end: number; totals: Totals }
+export interface DeclaredValue { name: string; color: string | null }
+export type Kind = 'container' | 'state' | 'event' | 'link' | 'variable';
+export interface TypeNode { id: number; name: string; alias: string; kind: Kind; parent: number; values?: DeclaredValue[] }
+export interface ContainerNode { id: number; name: string; type: number; parent: number; path: string; start: number; end: number }
+export interface TraceDetail extends TraceSummary { types: TypeNode[]; containers: ContainerNode[] }
+
+export interface Part {
+  start_slice: number; end_slice: number; node: string; gain: number; loss: number;
+  node_id: number; values: number[];
+}
+export interface HierarchyNode { id: number; name: string; parent: number; path: string; leaves: [number, number] }
+export interface Aggregate {
+  range: [number, number] | null; slices: number; p: number; gain: number; loss: number; normalized: boolean;
+  parts: Part[]; types: string[]; nodes: HierarchyNode[];
+}
+export interface PlistEntry { p: number; gain: number; loss: number; parts: number }
+
+export interface StatsRow { kind: string; type: string; value: string; count: number; total_time: number; mean_time: number; share: number }
+export interface Stats { range: [number, number]; rows: StatsRow[] }
+
+export interface StateItem { id: string; start: number; end: number; value: string; level: number }
+export interface EventItem { id: string; start: number; value: string }
+export interface LinkItem { id: string; start: number; end: number; value: string; from: number; to: number }
+export interface VariableItem { start: number; end: number; number: number }
+export interface Summary { start: number; end: number; value?: string; level?: number; count: number; min?: number; max?: number }
+export interface WindowRow {
+  container: number; type: number; kind: 'state' | 'event' | 'link' | 'variable';
+  items: (StateItem | EventItem | LinkItem | VariableItem)[]; summaries: Summary[];
+}
+export interface Window { start: number; end: number; width: number; rows: WindowRow[]; shown: number; hidden: number }
+
+export interface UserField { name: string; value: string | number }
+export interface Entity {
+  kind: string; type: { id: number; name: string } | number; container: { id: number; path: string } | number;
+  value?: string; start?: number; end?: number; duration?: number; level?: number; number?: number;
+  key?: string; from?: unknown; to?: unknown; fields?: UserField[]; [extra: string]: unknown;
+}
+
+/** Query parameters shared by aggregate and plist. */
+export interface ModelQuery {
+  metric: string; slices: number; mode: string; start?: number; end?: number;
+  types?: string[]; containers?: string[]; normalize?: boolean;
+}
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) { super(message); }
+}
+
+export class Api {
+  constructor(private readonly token: string | null, private readonly base = 'api') {}
+
+  private async get<T>(path: string, params: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, String(v));
+    if (this.token) query.set('token', this.token);
+    const qs = query.toString();
+    const response = await fetch(`${this.base}/${path}${qs ? `?${qs}` : ''}`, { signal });
+    const body = await response.json().catch(() => ({ error: response.statusText }));
+    if (!response.ok) throw new ApiError(response.status, (body as { error?: string }).error ?? response.statusText);
+    return body as T;
+  }
+
+  traces(): Promise<TraceSummary[]> { return this.get('traces'); }
+  trace(t: number): Promise<TraceDetail> { return this.get(`traces/${t}`); }
+
+  aggregate(t: number, q: ModelQuery, p: number, signal?: AbortSignal): Promise<Aggregate> {
+    return this.get(`traces/${t}/aggregate`, { ...modelParams(q), p }, signal);
+  }
+  plist(t: number, q: ModelQuery, signal?: AbortSignal): Promise<PlistEntry[]> {
+    return this.get(`traces/${t}/plist`, modelParams(q), signal);
+  }
+  stats(t: number, start: number, end: number, containers: number[], signal?: AbortSignal): Promise<Stats> {
+    return this.get(`traces/${t}/stats`, { start, end, containers: containers.join(',') }, signal);
+  }
+  window(t: number, q: { start: number; end: number; width: number; containers?: number[]; types?: number[]; values?: string[] },
+         signal?: AbortSignal): Promise<Window> {
+    return this.get(`traces/${t}/window`, {
+      start: q.start, end: q.end, width: q.width,
+      containers: q.containers?.join(','), types: q.types?.join(','), values: q.values?.join(','),
+    }, signal);
+  }
+  entity(t: number, id: string): Promise<Entity> { return this.get(`traces/${t}/entity/${id}`); }
+}
+
+function modelParams(q: ModelQuery): Record<string, string | number | undefined> {
+  return {
+    metric: q.metric, slices: q.slices, mode: q.mode, start: q.start, end: q.end,
+    types: q.types?.join(','), containers: q.containers?.join(','), normalize: q.normalize ? 1 : undefined,
+  };
+}

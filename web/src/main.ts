@@ -1,0 +1,313 @@
+// The workbench: wires the URL state, the API and the views together.
+// Every change of what is looked at goes through navigate(), which writes
+// the URL (a history entry for zooms and choices, so the browser's back
+// button undoes them) and then fetches only what that change needs.
+
+import './style.css';
+import { Api, type Aggregate, type PlistEntry, type TraceDetail, type TraceSummary } from './api';
+import { Palette, splitModelType } from './colors';
+import { DEFAULT_STATE, formatState, METRICS, parseState, sameModel, type ViewState } from './state/url';
+import { Curves } from './views/curves';
+import { Filters } from './views/filters';
+import { Gantt } from './views/gantt';
+import { Inspector } from './views/inspector';
+import { entryAt, formatNumber, formatTime, kneeIndex, pInside } from './views/layout';
+import { renderLegend } from './views/legend';
+import { Overview } from './views/overview';
+import { StatsView } from './views/stats';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+let state: ViewState = parseState(location.search);
+let applied: ViewState | null = null;
+const api = new Api(state.token);
+const palette = new Palette(window.localStorage);
+let traces: TraceSummary[] = [];
+let trace: TraceDetail | null = null;
+let typeNames: string[] = [];
+let plist: PlistEntry[] = [];
+let agg: Aggregate | null = null;
+let inspected: string | null = null;
+let pending = 0;
+let renders = 0;
+
+/** Read-only test hook: what is drawn, refreshed after every render. */
+const hook: Record<string, unknown> = { ready: false, loading: true };
+(window as unknown as { __macroscope: unknown }).__macroscope = hook;
+
+const colorOf = (modelType: string) => palette.color(...splitModelType(modelType, typeNames));
+
+const overview = new Overview($('overview'), { select: (a, b) => zoomTo(a, b) });
+const curves = new Curves($('curves'), (p) => navigate({ p }));
+const inspector = new Inspector($('inspector-panel'), () => { inspected = null; inspector.hide(); gantt.markInspected(null); updateHook(); });
+const statsView = new StatsView($('stats'), $('pie'), $('stats-range'), palette, recolour);
+const filters = new Filters($('filters'), palette, (f) => navigate({ ...f, gantt: null }), recolour);
+const gantt = new Gantt($('gantt'), $('ruler'), api, () => state.trace, palette, {
+  select: (a, b) => zoomTo(a, b),
+  viewChanged: (a, b) => { state = { ...state, gantt: [a, b] }; saveViewSoon(); },
+  inspect: (id) => void inspect(id),
+  toggle: (c) => {
+    const collapsed = state.collapsed.includes(c) ? state.collapsed.filter((x) => x !== c) : [...state.collapsed, c];
+    navigate({ collapsed }, true);
+  },
+});
+gantt.onChange = () => updateHook();
+
+function recolour(type: string, value: string, colour: string): void {
+  palette.set(type, value, colour);
+  overview.render();
+  gantt.schedule();
+  statsView.redraw();
+}
+
+function fullSpan(): [number, number] { return trace ? [trace.start, trace.end] : [0, 1]; }
+function range(): [number, number] { return state.range ?? fullSpan(); }
+
+function zoomTo(a: number, b: number): void {
+  const [s, e] = fullSpan();
+  const lo = Math.max(s, a), hi = Math.min(e, b);
+  if (hi > lo) navigate({ range: [lo, hi], gantt: null });
+}
+
+let saveTimer = 0;
+/** Wheel and pan replace the current entry rather than flood the history. */
+function saveViewSoon(): void {
+  window.clearTimeout(saveTimer);
+  saveTimer = window.setTimeout(() => { history.replaceState(null, '', formatState(state) || location.pathname); applied = { ...state }; }, 250);
+}
+
+function navigate(patch: Partial<ViewState>, replace = false): void {
+  state = { ...state, ...patch };
+  const url = formatState(state) || location.pathname;
+  if (replace) history.replaceState(null, '', url); else history.pushState(null, '', url);
+  void apply();
+}
+
+window.addEventListener('popstate', () => {
+  const next = parseState(location.search);
+  const traceChanged = next.trace !== state.trace;
+  state = next;
+  void (traceChanged ? loadTrace().then(apply) : apply());
+});
+
+async function track<T>(work: Promise<T>): Promise<T> {
+  pending++;
+  updateHook();
+  try { return await work; } finally { pending--; updateHook(); }
+}
+
+function showError(err: unknown): void {
+  if ((err as Error).name === 'AbortError') return;
+  console.error(err);
+  const banner = $('error');
+  banner.textContent = `Error: ${(err as Error).message}`;
+  banner.hidden = false;
+}
+
+async function loadTrace(): Promise<void> {
+  trace = await track(api.trace(state.trace));
+  typeNames = trace.types.filter((t) => t.kind !== 'container').map((t) => t.name);
+  for (const t of trace.types) for (const v of t.values ?? []) palette.declare(t.name, v.name, v.color);
+  gantt.setTrace(trace);
+  applied = null;
+  $('trace-info').textContent = `${trace.format} · ${formatTime(trace.start)} – ${formatTime(trace.end)} · `
+    + `${trace.totals.container} containers, ${trace.totals.state} states, ${trace.totals.event} events, `
+    + `${trace.totals.link} links, ${trace.totals.variable} variable points`;
+}
+
+/** The model types the aggregate endpoint takes for the type and value filters. */
+function modelTypes(): string[] | undefined {
+  if (!trace || (!state.types.length && !state.values.length)) return undefined;
+  const kept = trace.types.filter((t) => t.kind !== 'container' && (!state.types.length || state.types.includes(t.id)));
+  return kept.flatMap((t) => {
+    if (t.kind === 'variable' || !state.values.length) return [t.name];
+    return (t.values ?? []).filter((v) => state.values.includes(v.name)).map((v) => `${t.name}:${v.name}`);
+  });
+}
+
+function modelQuery() {
+  const byId = new Map(trace?.containers.map((c) => [c.id, c]) ?? []);
+  return {
+    metric: state.metric, slices: state.slices, mode: state.mode,
+    start: state.range?.[0], end: state.range?.[1], types: modelTypes(),
+    containers: state.containers.length ? state.containers.map((id) => byId.get(id)?.path ?? '').filter(Boolean) : undefined,
+  };
+}
+
+let modelSeq = 0;
+let statsSeq = 0;
+
+async function apply(): Promise<void> {
+  if (!trace) return;
+  const prev = applied;
+  applied = { ...state };
+  $('error').hidden = true;
+  syncControls();
+  gantt.setFilter({ types: state.types, values: state.values, containers: state.containers, collapsed: new Set(state.collapsed) });
+  const view = state.gantt ?? range();
+  gantt.setView(view[0], view[1], false);
+  if (!prev || String(prev.types) !== String(state.types) || String(prev.values) !== String(state.values) || String(prev.containers) !== String(state.containers)) {
+    filters.render(trace, state);
+  }
+  if (!prev || String(prev.range) !== String(state.range) || String(prev.containers) !== String(state.containers) || prev.trace !== state.trace
+      || String(prev.types) !== String(state.types) || String(prev.values) !== String(state.values)) {
+    void loadStats();
+  }
+  try {
+    if (!prev || !sameModel(prev, state)) await loadModel();
+    else if (prev.p !== state.p) await loadAggregate(++modelSeq);
+    else if (prev.view !== state.view) drawOverview();
+  } catch (err) { showError(err); }
+  updateHook();
+}
+
+async function loadModel(): Promise<void> {
+  const seq = ++modelSeq;
+  const list = await track(api.plist(state.trace, modelQuery()));
+  if (seq !== modelSeq) return;
+  plist = list;
+  if (state.p === null) {
+    // No p asked for: the knee of the curves, written back so a reload keeps it.
+    state = { ...state, p: pInside(plist.map((e) => e.p), kneeIndex(plist)) };
+    history.replaceState(null, '', formatState(state));
+    applied = { ...state };
+  }
+  await loadAggregate(seq);
+}
+
+async function loadAggregate(seq: number): Promise<void> {
+  const result = await track(api.aggregate(state.trace, modelQuery(), state.p ?? 0.5));
+  if (seq !== modelSeq) return;
+  agg = result;
+  drawOverview();
+}
+
+function drawOverview(): void {
+  if (!agg) return;
+  overview.set({ agg, view: state.view, mode: state.mode, colorOf });
+  curves.set(plist, state.p ?? 0);
+  renderLegend($('legend'), agg.types, typeNames, colorOf, recolour);
+  const [b, e] = agg.range ?? range();
+  $('overview-range').textContent = `${formatTime(b)} – ${formatTime(e)} · ${agg.slices} slices · ${agg.parts.length} parts`;
+  $('p-value').textContent = `p = ${formatNumber(state.p ?? 0)}`;
+  renders++;
+  updateHook();
+}
+
+async function loadStats(): Promise<void> {
+  const seq = ++statsSeq;
+  const [a, b] = range();
+  try {
+    const stats = await track(api.stats(state.trace, a, b, state.containers));
+    // The endpoint has no type or value filter: the rows are narrowed here.
+    const kept = new Set(trace?.types.filter((t) => state.types.includes(t.id)).map((t) => t.name));
+    stats.rows = stats.rows.filter((r) => (!kept.size || kept.has(r.type)) && (!state.values.length || state.values.includes(r.value)));
+    if (seq === statsSeq) statsView.set(stats);
+  } catch (err) { showError(err); }
+}
+
+async function inspect(id: string): Promise<void> {
+  inspected = id;
+  gantt.markInspected(id);
+  try {
+    const entity = await track(api.entity(state.trace, id));
+    if (inspected !== id) return;
+    const typeName = typeof entity.type === 'object' ? entity.type.name : '';
+    inspector.show(id, entity, entity.value ? palette.color(typeName, String(entity.value)) : null);
+  } catch (err) { inspector.error((err as Error).message); }
+  updateHook();
+}
+
+function stepP(delta: number): void {
+  if (!plist.length || state.p === null) return;
+  const ps = plist.map((e) => e.p);
+  const k = entryAt(ps, state.p) + delta;
+  if (k >= 0 && k < ps.length) navigate({ p: pInside(ps, k) });
+}
+
+function syncControls(): void {
+  ($('view') as HTMLSelectElement).value = state.view;
+  ($('mode') as HTMLSelectElement).value = state.mode;
+  ($('metric') as HTMLSelectElement).value = state.metric;
+  const slices = $('slices') as HTMLSelectElement;
+  if (![...slices.options].some((o) => o.value === String(state.slices))) slices.add(new Option(String(state.slices), String(state.slices)));
+  slices.value = String(state.slices);
+  ($('trace') as HTMLSelectElement).value = String(state.trace);
+  // In the spatiotemporal view, "stacked" colours by amplitude.
+  ($('view') as HTMLSelectElement).options[1].textContent = state.mode === 'spatiotemporal' ? 'amplitude' : 'stacked';
+}
+
+function canvasOrigin(id: string): [number, number] {
+  const r = $(id).getBoundingClientRect();
+  return [r.left, r.top];
+}
+
+function updateHook(): void {
+  const [cx, cy] = canvasOrigin('curves');
+  const [gx, gy] = canvasOrigin('gantt');
+  const [ox, oy] = canvasOrigin('overview');
+  const ps = plist.map((e) => e.p);
+  $('busy').hidden = !(pending > 0 || gantt.stats.loading);
+  Object.assign(hook, {
+    ready: agg !== null,
+    loading: pending > 0 || gantt.stats.loading,
+    url: location.search,
+    trace: state.trace,
+    p: state.p,
+    parts: agg?.parts.length ?? 0,
+    plistParts: plist.length && state.p !== null ? plist[entryAt(ps, state.p)].parts : null,
+    range: agg?.range ?? null,
+    slices: state.slices, metric: state.metric, mode: state.mode, view: state.view,
+    overview: { ...overview.drawn, marks: overview.mergedMarks().map((m) => ({ ...m, x: m.x + ox, y: m.y + oy })) },
+    gantt: {
+      start: gantt.viewRange[0], end: gantt.viewRange[1], ...gantt.stats,
+      sample: gantt.sample.map((s) => ({ ...s, x: s.x + gx, y: s.y + gy })),
+    },
+    curvePoints: curves.points.map((pt) => ({ index: pt.index, p: pt.p, parts: pt.parts, x: pt.x + cx, y: pt.yGain + cy })),
+    inspected,
+    renders,
+  });
+}
+
+function setupControls(): void {
+  const metric = $('metric') as HTMLSelectElement;
+  for (const m of METRICS) metric.add(new Option(m, m));
+  const slices = $('slices') as HTMLSelectElement;
+  for (const n of [10, 20, 30, 50, 100, 200, 500]) slices.add(new Option(String(n), String(n)));
+  metric.addEventListener('change', () => navigate({ metric: metric.value as ViewState['metric'], p: null }));
+  slices.addEventListener('change', () => navigate({ slices: Number(slices.value), p: null }));
+  const mode = $('mode') as HTMLSelectElement;
+  mode.addEventListener('change', () => {
+    // The spatiotemporal cut is cubic in the slices: start it at a size that answers quickly.
+    const st = mode.value === 'spatiotemporal';
+    navigate({ mode: mode.value as ViewState['mode'], p: null, slices: st && state.slices > 50 ? 30 : state.slices });
+  });
+  const view = $('view') as HTMLSelectElement;
+  view.addEventListener('change', () => navigate({ view: view.value as ViewState['view'] }));
+  $('p-plus').addEventListener('click', () => stepP(1));
+  $('p-minus').addEventListener('click', () => stepP(-1));
+  $('back').addEventListener('click', () => history.back());
+  $('forward').addEventListener('click', () => history.forward());
+  $('reset').addEventListener('click', () => navigate({ range: null, gantt: null, containers: [] }));
+  const select = $('trace') as HTMLSelectElement;
+  select.addEventListener('change', () => {
+    state = { ...DEFAULT_STATE, token: state.token, trace: Number(select.value) };
+    history.pushState(null, '', formatState(state) || location.pathname);
+    void loadTrace().then(apply).catch(showError);
+  });
+  new ResizeObserver(() => { overview.render(); curves.render(); updateHook(); }).observe($('overview'));
+}
+
+async function main(): Promise<void> {
+  setupControls();
+  try {
+    traces = await track(api.traces());
+    const select = $('trace') as HTMLSelectElement;
+    for (const t of traces) select.add(new Option(t.name, String(t.id)));
+    if (!traces.some((t) => t.id === state.trace)) state = { ...state, trace: traces[0]?.id ?? 0 };
+    await loadTrace();
+    await apply();
+  } catch (err) { showError(err); }
+}
+
+void main();

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATE, formatState, parseState, sameModel, type ViewState } from './url';
+
+describe('URL state', () => {
+  it('round-trips every field', () => {
+    const s: ViewState = {
+      trace: 2, range: [10.5, 200], gantt: [20, 30.25], p: 0.0123, slices: 30, metric: 'event-count',
+      mode: 'spatiotemporal', view: 'mode', types: [3, 4], values: ['a,b', 'value 1'], containers: [7],
+      collapsed: [1, 2], token: 's3cret',
+    };
+    expect(parseState(formatState(s))).toEqual(s);
+  });
+
+  it('writes nothing for the defaults', () => {
+    expect(formatState(DEFAULT_STATE)).toBe('');
+    expect(parseState('')).toEqual(DEFAULT_STATE);
+  });
+
+  it('ignores malformed parameters', () => {
+    const s = parseState('?p=2&slices=abc&range=5,1&metric=nope&mode=x&types=1,z,3&trace=-1');
+    expect(s.p).toBe(DEFAULT_STATE.p);
+    expect(s.slices).toBe(DEFAULT_STATE.slices);
+    expect(s.range).toBeNull();
+    expect(s.metric).toBe('state-time');
+    expect(s.mode).toBe('temporal');
+    expect(s.types).toEqual([1, 3]);
+    expect(s.trace).toBe(0);
+  });
+
+  it('tells when the model must be fetched again', () => {
+    expect(sameModel(DEFAULT_STATE, { ...DEFAULT_STATE, p: 0.1, gantt: [1, 2] })).toBe(true);
+    expect(sameModel(DEFAULT_STATE, { ...DEFAULT_STATE, range: [1, 2] })).toBe(false);
+  });
+});

@@ -1,0 +1,656 @@
+// The space-time diagram: one line per container (collapsible tree), a band
+// per state or variable type of the container's type, states as rectangles
+// whose height shrinks with their nesting level, events as marks, links as
+// arrows, variables as step curves. Summaries (entities merged by the
+// server's level of detail) are drawn hatched and say how many they hold.
+//
+// Interaction stays smooth with 10^5 visible entities because a frame only
+// re-draws the last answer under the current time scale (batched by colour)
+// while the next answer is fetched, debounced, for a window half again as
+// wide as the view (a quarter on each side) and the rows of about two
+// screens, so that short pans rarely wait and answers stay near what the
+// server's level of detail is sized for (docs/serve.md).
+
+import type { Api, ContainerNode, EventItem, LinkItem, StateItem, Summary, TraceDetail, TypeNode, VariableItem, Window, WindowRow } from '../api';
+import type { Palette } from '../colors';
+import { fitCanvas, hatch, onDrag } from './canvas';
+import { formatNumber, formatTime, niceTicks, RectBatch, toTime, toX, type Scale } from './layout';
+import { hideTooltip, showTooltip, type TipLine } from './tooltip';
+
+const LABEL_W = 180;
+const STATE_H = 20;
+const VARIABLE_H = 26;
+const BARE_H = 16;
+const LEVEL_INSET = 4;
+const BAND_ROWS = 60;
+const MAX_LISTED_ROWS = 200;
+
+interface Band { type: TypeNode; y: number; h: number }
+interface Line { container: ContainerNode; depth: number; y: number; h: number; bands: Band[]; hasChildren: boolean }
+
+export interface GanttFilter { types: number[]; values: string[]; containers: number[]; collapsed: Set<number> }
+
+export interface GanttEvents {
+  select(start: number, end: number): void;
+  viewChanged(start: number, end: number): void;
+  inspect(id: string): void;
+  toggle(container: number): void;
+}
+
+/** What is under the pointer. */
+type Hit = { row: WindowRow; item?: StateItem | EventItem | LinkItem | VariableItem; summary?: Summary; line: Line };
+
+export class Gantt {
+  private trace: TraceDetail | null = null;
+  private types = new Map<number, TypeNode>();
+  private containers = new Map<number, ContainerNode>();
+  private filter: GanttFilter = { types: [], values: [], containers: [], collapsed: new Set() };
+  private lines: Line[] = [];
+  private lineOf = new Map<number, Line>();
+  private data: Window | null = null;
+  private view: [number, number] = [0, 1];
+  private scrollY = 0;
+  private scale: Scale = { start: 0, end: 1, x0: LABEL_W, width: 1 };
+  private frame = 0;
+  private fetchTimer = 0;
+  private inflight: AbortController | null = null;
+  private selecting: [number, number] | null = null;
+  /** The vertical band (content pixels) whose rows the last request listed, when it could not list them all. */
+  private rowsBand: [number, number] | null = null;
+  private panFrom: { x: number; y: number; view: [number, number]; scroll: number } | null = null;
+  /** The value range of each variable band at the last frame (its y scale), shown beside its name. */
+  private variableRange = new Map<string, [number, number]>();
+  /** The inspected and the hovered entity, outlined. */
+  private marked = { inspected: '', hovered: '' };
+  /** Drawn at the last frame, for the test hook. */
+  stats = { rows: 0, items: 0, summaries: 0, shown: 0, hidden: 0, loading: false };
+  /** A few drawn states (canvas coordinates), for tests to hover. */
+  sample: { id: string; value: string; x: number; y: number }[] = [];
+
+  constructor(private readonly canvas: HTMLCanvasElement, private readonly ruler: HTMLCanvasElement,
+              private readonly api: Api, private readonly traceIndex: () => number,
+              private readonly palette: Palette, private readonly events: GanttEvents) {
+    canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
+    canvas.addEventListener('pointermove', (e) => { if (!this.panFrom && !this.selecting) this.hover(e); });
+    canvas.addEventListener('pointerleave', () => { hideTooltip(); this.markHovered(''); });
+    onDrag(canvas, {
+      start: (x, y, e) => {
+        if (x < LABEL_W) { this.clickLabel(y); return false; }
+        if (e.shiftKey) { const t = toTime(this.scale, x); this.selecting = [t, t]; }
+        else this.panFrom = { x, y, view: [...this.view], scroll: this.scrollY };
+        hideTooltip();
+        return true;
+      },
+      move: (x, y) => {
+        if (this.selecting) { this.selecting[1] = toTime(this.scale, x); this.schedule(); return; }
+        if (!this.panFrom) return;
+        const dt = ((x - this.panFrom.x) / this.scale.width) * (this.panFrom.view[1] - this.panFrom.view[0]);
+        this.scrollY = this.clampScroll(this.panFrom.scroll - (y - this.panFrom.y));
+        this.setView(this.panFrom.view[0] - dt, this.panFrom.view[1] - dt);
+        if (!this.covers()) this.refetchSoon();
+      },
+      end: (x, y, moved) => {
+        this.panFrom = null;
+        if (this.selecting) this.endSelection(moved);
+        else if (!moved) this.click(x, y);
+      },
+    });
+    // The ruler selects a range by a plain drag.
+    onDrag(ruler, {
+      start: (x) => { if (x < LABEL_W) return false; const t = toTime(this.scale, x); this.selecting = [t, t]; return true; },
+      move: (x) => { if (this.selecting) { this.selecting[1] = toTime(this.scale, x); this.schedule(); } },
+      end: (_x, _y, moved) => this.endSelection(moved),
+    });
+    new ResizeObserver(() => { this.schedule(); this.refetchSoon(); }).observe(canvas);
+  }
+
+  private endSelection(moved: boolean): void {
+    const s = this.selecting;
+    this.selecting = null;
+    this.schedule();
+    if (!s || !moved) return;
+    const [a, b] = s[0] < s[1] ? s : [s[1], s[0]];
+    if (b > a) this.events.select(a, b);
+  }
+
+  setTrace(trace: TraceDetail): void {
+    this.trace = trace;
+    this.types = new Map(trace.types.map((t) => [t.id, t]));
+    this.containers = new Map(trace.containers.map((c) => [c.id, c]));
+    this.data = null;
+  }
+
+  /** New filters or collapsed set: lines are laid out again and data refetched. */
+  setFilter(filter: GanttFilter): void {
+    const changed = JSON.stringify({ ...filter, collapsed: [...filter.collapsed].sort() })
+      !== JSON.stringify({ ...this.filter, collapsed: [...this.filter.collapsed].sort() });
+    this.filter = filter;
+    this.layout();
+    if (changed) { this.data = null; this.refetchSoon(0); }
+    this.schedule();
+  }
+
+  setView(start: number, end: number, notify = true): void {
+    if (!(end > start)) return;
+    const [s0, e0] = this.view;
+    this.view = [start, end];
+    if (notify && (s0 !== start || e0 !== end)) this.events.viewChanged(start, end);
+    this.schedule();
+    if (!this.covers()) this.refetchSoon();
+  }
+
+  get viewRange(): [number, number] { return [...this.view]; }
+
+  markInspected(id: string | null): void { this.marked.inspected = id ?? ''; this.schedule(); }
+
+  private markHovered(id: string): void {
+    if (this.marked.hovered === id) return;
+    this.marked.hovered = id;
+    this.schedule();
+  }
+
+  private layout(): void {
+    const trace = this.trace;
+    this.lines = [];
+    this.lineOf.clear();
+    if (!trace) return;
+    const children = new Map<number, ContainerNode[]>();
+    for (const c of trace.containers) {
+      const list = children.get(c.parent) ?? [];
+      list.push(c);
+      children.set(c.parent, list);
+    }
+    const entityTypes = new Map<number, TypeNode[]>();
+    for (const t of trace.types) {
+      if (t.kind === 'container') continue;
+      if (this.filter.types.length && !this.filter.types.includes(t.id)) continue;
+      const list = entityTypes.get(t.parent) ?? [];
+      list.push(t);
+      entityTypes.set(t.parent, list);
+    }
+    let y = 0;
+    const visit = (c: ContainerNode, depth: number) => {
+      const bands: Band[] = [];
+      let h = 0;
+      for (const t of entityTypes.get(c.type) ?? []) {
+        if (t.kind !== 'state' && t.kind !== 'variable') continue;
+        const bh = t.kind === 'state' ? STATE_H : VARIABLE_H;
+        bands.push({ type: t, y: y + h + 2, h: bh - 4 });
+        h += bh;
+      }
+      const kids = children.get(c.id) ?? [];
+      const line: Line = { container: c, depth, y, h: Math.max(h, BARE_H), bands, hasChildren: kids.length > 0 };
+      this.lines.push(line);
+      this.lineOf.set(c.id, line);
+      y += line.h;
+      if (!this.filter.collapsed.has(c.id)) for (const k of kids) visit(k, depth + 1);
+    };
+    const roots = this.filter.containers.length
+      ? this.filter.containers.map((id) => this.containers.get(id)).filter((c): c is ContainerNode => !!c)
+      : trace.containers.filter((c) => !this.containers.has(c.parent));
+    for (const r of roots) visit(r, 0);
+    this.scrollY = this.clampScroll(this.scrollY);
+  }
+
+  private contentHeight(): number { const l = this.lines[this.lines.length - 1]; return l ? l.y + l.h : 0; }
+  private clampScroll(s: number): number { return Math.max(0, Math.min(s, this.contentHeight() - this.canvas.clientHeight + 8)); }
+
+  /** Whether the last answer holds the view at about the current resolution. */
+  private covers(): boolean {
+    const d = this.data;
+    if (!d) return false;
+    if (this.rowsBand && (this.scrollY < this.rowsBand[0] || this.scrollY + this.canvas.clientHeight > this.rowsBand[1])) return false;
+    const [s, e] = this.view;
+    if (s < d.start - 1e-12 * Math.abs(d.start) || e > d.end + 1e-12 * Math.abs(d.end)) return false;
+    const have = (d.end - d.start) / d.width;
+    const want = (e - s) / Math.max(1, this.canvas.clientWidth - LABEL_W);
+    return have <= want * 1.5 && have >= want / 3;
+  }
+
+  refetchSoon(delay = 120): void {
+    window.clearTimeout(this.fetchTimer);
+    this.fetchTimer = window.setTimeout(() => void this.fetch(), delay);
+    // Loading from now on, not only once the request leaves: what is drawn is about to change.
+    if (!this.stats.loading) { this.stats.loading = true; this.onChange?.(); }
+  }
+
+  private async fetch(): Promise<void> {
+    if (!this.trace) { this.stats.loading = false; return; }
+    this.inflight?.abort();
+    const controller = new AbortController();
+    this.inflight = controller;
+    const [s, e] = this.view;
+    const span = e - s;
+    const start = Math.max(this.trace.start, s - span / 4);
+    const end = Math.min(this.trace.end, e + span / 4);
+    const plotW = Math.max(1, this.canvas.clientWidth - LABEL_W);
+    const width = Math.max(1, Math.min(8192, Math.round((plotW * (end - start)) / span)));
+    const all = !this.filter.containers.length && this.filter.collapsed.size === 0;
+    let ids = all ? undefined : this.lines.map((l) => l.container.id);
+    // With many lines only those within a screen of the visible ones are
+    // asked for (fetched again on scroll): the answer stays small, and the
+    // list fits in a request line (at most 8 KiB, docs/serve.md).
+    this.rowsBand = null;
+    if (this.lines.length > BAND_ROWS) {
+      const h = this.canvas.clientHeight;
+      const band: [number, number] = [this.scrollY - h / 2, this.scrollY + 1.5 * h];
+      ids = this.lines.filter((l) => l.y + l.h >= band[0] && l.y <= band[1]).slice(0, MAX_LISTED_ROWS).map((l) => l.container.id);
+      this.rowsBand = band;
+    }
+    this.stats.loading = true;
+    try {
+      this.data = await this.api.window(this.traceIndex(), {
+        start, end: end > start ? end : start + span, width,
+        containers: ids,
+        types: this.filter.types.length ? this.filter.types : undefined,
+        values: this.filter.values.length ? this.filter.values : undefined,
+      }, controller.signal);
+      this.stats.loading = false;
+      this.schedule();
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') { this.stats.loading = false; console.error(err); this.schedule(); }
+    }
+  }
+
+  /** One frame per animation tick however many changes came in between. */
+  schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); this.onChange?.(); });
+  }
+
+  /** Called after each frame and when loading starts. */
+  onChange: (() => void) | null = null;
+
+  private draw(): void {
+    const ctx = fitCanvas(this.canvas);
+    const width = this.canvas.clientWidth;
+    const height = this.canvas.clientHeight;
+    this.scale = { start: this.view[0], end: this.view[1], x0: LABEL_W, width: Math.max(1, width - LABEL_W - 4) };
+    this.drawRuler();
+    const dy = -this.scrollY;
+    // Alternate line backgrounds and the label column.
+    for (const [i, line] of this.lines.entries()) {
+      const y = line.y + dy;
+      if (y > height || y + line.h < 0) continue;
+      ctx.fillStyle = i % 2 ? '#f7f8fa' : '#ffffff';
+      ctx.fillRect(0, y, width, line.h);
+    }
+    ctx.fillStyle = '#e3e6ec';
+    for (const line of this.lines) ctx.fillRect(LABEL_W, line.y + line.h - 1 + dy, width, 1);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(LABEL_W, 0, width - LABEL_W, height);
+    ctx.clip();
+    this.drawData(ctx, dy, height);
+    if (this.selecting) {
+      const xa = toX(this.scale, this.selecting[0]);
+      const xb = toX(this.scale, this.selecting[1]);
+      ctx.fillStyle = 'rgba(40, 90, 200, 0.16)';
+      ctx.fillRect(Math.min(xa, xb), 0, Math.abs(xb - xa), height);
+    }
+    ctx.restore();
+    this.drawLabels(ctx, dy, height);
+    // Where the visible lines sit among all of them (drag or wheel over the names scrolls).
+    const content = this.contentHeight();
+    if (content > height) {
+      const h = Math.max(20, (height * height) / content);
+      const y = (this.scrollY / (content - height + 8)) * (height - h);
+      ctx.fillStyle = 'rgba(60, 70, 90, 0.35)';
+      ctx.fillRect(width - 5, y, 4, h);
+    }
+  }
+
+  private drawData(ctx: CanvasRenderingContext2D, dy: number, height: number): void {
+    const d = this.data;
+    this.stats = { ...this.stats, rows: 0, items: 0, summaries: 0, shown: d?.shown ?? 0, hidden: d?.hidden ?? 0 };
+    this.variableRange.clear();
+    this.sample = [];
+    if (!d) return;
+    const states = new RectBatch();
+    const xs = (t: number) => toX(this.scale, t);
+    const left = this.scale.x0;
+    const right = left + this.scale.width;
+    const summaries: { s: Summary; color: string; x: number; y: number; w: number; h: number }[] = [];
+    const arrows: LinkItem[] = [];
+    const marks = new RectBatch();
+    const linkMarks: { x: number; w: number; y: number }[] = [];
+    const outlined: { x: number; y: number; w: number; h: number; strong: boolean }[] = [];
+    for (const row of d.rows) {
+      const line = this.lineOf.get(row.container);
+      const type = this.types.get(row.type);
+      if (!line || !type) continue;
+      if (row.kind === 'link') {
+        for (const it of row.items as LinkItem[]) arrows.push(it);
+        // Merged links have no ends to draw an arrow to: a mark where they leave.
+        for (const s of row.summaries) {
+          const x0 = xs(s.start);
+          if (x0 < left - 4 || x0 > right + 4) continue;
+          linkMarks.push({ x: x0, w: Math.max(3, xs(s.end) - x0), y: line.y + dy });
+        }
+        continue;
+      }
+      const band = line.bands.find((b) => b.type.id === row.type);
+      const by = (band ? band.y : line.y) + dy;
+      const bh = band ? band.h : line.h;
+      if (by > height || by + bh < 0) continue;
+      this.stats.rows++;
+      if (row.kind === 'state') {
+        for (const it of row.items as StateItem[]) {
+          const x0 = xs(it.start), x1 = xs(it.end);
+          if (x1 < left || x0 > right) continue;
+          const inset = Math.min(it.level * LEVEL_INSET, bh - 4);
+          states.add(this.palette.color(type.name, it.value), x0, by + inset, Math.max(0.5, x1 - x0), bh - inset);
+          if (it.id === this.marked.inspected || it.id === this.marked.hovered) {
+            outlined.push({ x: x0, y: by + inset, w: Math.max(0.5, x1 - x0), h: bh - inset, strong: it.id === this.marked.inspected });
+          }
+          this.stats.items++;
+          const c0 = Math.max(x0, left), c1 = Math.min(x1, right);
+          // The top strip of a state is its own: deeper levels start lower.
+          if (this.sample.length < 8 && c1 - c0 > 12) this.sample.push({ id: it.id, value: it.value, x: (c0 + c1) / 2, y: by + inset + 1.5 });
+        }
+        for (const s of row.summaries) {
+          const x0 = xs(s.start), x1 = xs(s.end);
+          if (x1 < left || x0 > right) continue;
+          const inset = Math.min((s.level ?? 0) * LEVEL_INSET, bh - 4);
+          summaries.push({ s, color: this.palette.color(type.name, s.value ?? ''), x: x0, y: by + inset, w: Math.max(1, x1 - x0), h: bh - inset });
+        }
+      } else if (row.kind === 'event') {
+        const base = by + bh;
+        for (const it of row.items as EventItem[]) {
+          const x = xs(it.start);
+          if (x < left - 4 || x > right + 4) continue;
+          marks.add(this.palette.color(type.name, it.value), x - 1, base - 7, 2, 7);
+          this.stats.items++;
+        }
+        for (const s of row.summaries) {
+          const x0 = xs(s.start), x1 = xs(s.end);
+          summaries.push({ s, color: this.palette.color(type.name, s.value ?? ''), x: x0, y: base - 7, w: Math.max(2, x1 - x0), h: 7 });
+        }
+      } else if (row.kind === 'variable') {
+        this.drawVariable(ctx, row, by, bh);
+      }
+    }
+    states.fill(ctx);
+    // Summaries: dimmed in their value's colour, hatched, so they never read as one long state.
+    for (const m of summaries) {
+      ctx.globalAlpha = 0.45;
+      ctx.fillStyle = m.color;
+      ctx.fillRect(m.x, m.y, m.w, m.h);
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = hatch(ctx, 'rgba(0,0,0,0.55)');
+      ctx.fillRect(m.x, m.y, m.w, m.h);
+    }
+    this.stats.summaries = summaries.length;
+    marks.fill(ctx);
+    this.drawArrows(ctx, arrows, dy);
+    ctx.fillStyle = '#1f2430';
+    for (const m of linkMarks) {
+      ctx.beginPath();
+      ctx.moveTo(m.x - 3.5, m.y + 1);
+      ctx.lineTo(m.x + 3.5, m.y + 1);
+      ctx.lineTo(m.x, m.y + 7);
+      ctx.fill();
+    }
+    this.stats.summaries += linkMarks.length;
+    for (const o of outlined) {
+      ctx.strokeStyle = o.strong ? '#111' : 'rgba(17, 17, 17, 0.6)';
+      ctx.lineWidth = o.strong ? 2 : 1;
+      ctx.strokeRect(o.x + 0.5, o.y + 0.5, o.w - 1, o.h - 1);
+    }
+    ctx.lineWidth = 1;
+  }
+
+  private drawVariable(ctx: CanvasRenderingContext2D, row: WindowRow, by: number, bh: number): void {
+    const items = row.items as VariableItem[];
+    let lo = Infinity, hi = -Infinity;
+    for (const it of items) { lo = Math.min(lo, it.number); hi = Math.max(hi, it.number); }
+    for (const s of row.summaries) { lo = Math.min(lo, s.min ?? lo); hi = Math.max(hi, s.max ?? hi); }
+    if (!(hi >= lo)) return;
+    if (hi === lo) { hi += 1; lo -= lo === 0 ? 0 : 1; }
+    const y = (v: number) => by + bh - ((v - lo) / (hi - lo)) * (bh - 2);
+    // A step curve: consecutive values are joined by vertical steps, and the
+    // area under it is tinted so the level reads at a glance.
+    const base = by + bh;
+    ctx.fillStyle = 'rgba(47, 111, 208, 0.13)';
+    ctx.strokeStyle = '#2f6fd0';
+    ctx.lineWidth = 1.2;
+    const path = new Path2D();
+    const area = new Path2D();
+    let lastX = NaN;
+    for (const it of items) {
+      const x0 = toX(this.scale, it.start), x1 = toX(this.scale, it.end), yv = y(it.number);
+      if (Math.abs(x0 - lastX) < 1.5) path.lineTo(x0, yv); else path.moveTo(x0, yv);
+      path.lineTo(x1, yv);
+      area.rect(x0, yv, Math.max(0.5, x1 - x0), base - yv);
+      lastX = x1;
+    }
+    ctx.fill(area);
+    ctx.stroke(path);
+    ctx.strokeStyle = 'rgba(47, 111, 208, 0.6)';
+    ctx.beginPath();
+    for (const s of row.summaries) {
+      const x = (toX(this.scale, s.start) + toX(this.scale, s.end)) / 2;
+      ctx.moveTo(x, y(s.min ?? lo));
+      ctx.lineTo(x, y(s.max ?? hi) - 0.5);
+    }
+    ctx.stroke();
+    this.variableRange.set(`${row.container}:${row.type}`, [lo, hi]);
+    this.stats.items += items.length;
+  }
+
+  private drawArrows(ctx: CanvasRenderingContext2D, links: LinkItem[], dy: number): void {
+    ctx.strokeStyle = 'rgba(30, 30, 30, 0.75)';
+    ctx.fillStyle = 'rgba(30, 30, 30, 0.75)';
+    ctx.lineWidth = 1;
+    for (const l of links) {
+      const a = this.lineOf.get(l.from), b = this.lineOf.get(l.to);
+      if (!a || !b) continue;
+      const x0 = toX(this.scale, l.start), x1 = toX(this.scale, l.end);
+      const y0 = a.y + a.h / 2 + dy, y1 = b.y + b.h / 2 + dy;
+      ctx.beginPath();
+      ctx.moveTo(x0, y0);
+      ctx.lineTo(x1, y1);
+      ctx.stroke();
+      const angle = Math.atan2(y1 - y0, x1 - x0);
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x1 - 6 * Math.cos(angle - 0.4), y1 - 6 * Math.sin(angle - 0.4));
+      ctx.lineTo(x1 - 6 * Math.cos(angle + 0.4), y1 - 6 * Math.sin(angle + 0.4));
+      ctx.fill();
+      this.stats.items++;
+    }
+  }
+
+  private drawLabels(ctx: CanvasRenderingContext2D, dy: number, height: number): void {
+    ctx.fillStyle = '#f1f3f6';
+    ctx.fillRect(0, 0, LABEL_W, height);
+    ctx.fillStyle = '#d5d9e0';
+    ctx.fillRect(LABEL_W - 1, 0, 1, height);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    for (const line of this.lines) {
+      const y = line.y + dy;
+      if (y > height || y + line.h < 0) continue;
+      const x = 6 + line.depth * 12;
+      const mid = y + Math.min(line.h, STATE_H) / 2 + 4;
+      ctx.fillStyle = '#5b6270';
+      if (line.hasChildren) ctx.fillText(this.filter.collapsed.has(line.container.id) ? '▸' : '▾', x, mid);
+      ctx.fillStyle = '#1f2430';
+      ctx.fillText(line.container.name, x + 12, mid, LABEL_W - x - 18);
+      ctx.fillStyle = '#8a909c';
+      ctx.font = '9px system-ui, sans-serif';
+      line.bands.forEach((band, i) => {
+        const range = this.variableRange.get(`${line.container.id}:${band.type.id}`);
+        const text = range ? `${band.type.name}  ${formatNumber(range[0])} – ${formatNumber(range[1])}` : band.type.name;
+        // The first band shares its line with the container's name.
+        if (i > 0) ctx.fillText(text, x + 12, band.y + dy + band.h / 2 + 3, LABEL_W - x - 18);
+      });
+      ctx.font = '11px system-ui, sans-serif';
+    }
+  }
+
+  private drawRuler(): void {
+    const ctx = fitCanvas(this.ruler);
+    const h = this.ruler.clientHeight;
+    ctx.fillStyle = '#f1f3f6';
+    ctx.fillRect(0, 0, this.ruler.clientWidth, h);
+    const { ticks, step } = niceTicks(this.view[0], this.view[1], this.scale.width, 90);
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    for (const t of ticks) {
+      const x = Math.round(toX(this.scale, t)) + 0.5;
+      ctx.fillStyle = '#9aa0aa';
+      ctx.fillRect(x, h - 8, 1, 8);
+      const label = formatTime(t, step);
+      if (x + 3 + ctx.measureText(label).width > this.scale.x0 + this.scale.width) continue;
+      ctx.fillStyle = '#333';
+      ctx.fillText(label, x + 3, h - 10);
+    }
+    // Minor ticks at a fifth of the step.
+    ctx.fillStyle = '#c3c7ce';
+    for (const t of ticks) for (let k = 1; k < 5; k++) {
+      const x = toX(this.scale, t + (k * step) / 5);
+      if (x < this.scale.x0 + this.scale.width) ctx.fillRect(Math.round(x), h - 4, 1, 4);
+    }
+    ctx.fillStyle = '#f1f3f6';
+    ctx.fillRect(0, 0, LABEL_W, h);
+    ctx.fillStyle = '#5b6270';
+    ctx.fillText(`${formatTime(this.view[0])} – ${formatTime(this.view[1])}`, 6, h - 10, LABEL_W - 10);
+    if (this.selecting) {
+      const xa = toX(this.scale, this.selecting[0]), xb = toX(this.scale, this.selecting[1]);
+      ctx.fillStyle = 'rgba(40, 90, 200, 0.3)';
+      ctx.fillRect(Math.min(xa, xb), 0, Math.abs(xb - xa), h);
+    }
+    ctx.fillStyle = '#d5d9e0';
+    ctx.fillRect(0, h - 1, this.ruler.clientWidth, 1);
+  }
+
+  private wheel(e: WheelEvent): void {
+    e.preventDefault();
+    const r = this.canvas.getBoundingClientRect();
+    const x = e.clientX - r.left;
+    if (x < LABEL_W || e.shiftKey) {
+      this.scrollY = this.clampScroll(this.scrollY + (e.shiftKey ? e.deltaX || e.deltaY : e.deltaY));
+      this.schedule();
+      if (!this.covers()) this.refetchSoon();
+      return;
+    }
+    const t = toTime(this.scale, x);
+    const factor = Math.exp(Math.max(-1, Math.min(1, e.deltaY / 300)));
+    const [s, end] = this.view;
+    let ns = t - (t - s) * factor, ne = t + (end - t) * factor;
+    if (this.trace) {
+      // Never wider than the trace, never narrower than a few nanoseconds' worth.
+      const full = this.trace.end - this.trace.start;
+      if (ne - ns > full) { ns = this.trace.start; ne = this.trace.end; }
+      if (ne - ns < full * 1e-9) return;
+    }
+    this.setView(ns, ne);
+  }
+
+  private clickLabel(y: number): void {
+    const line = this.lineAt(y);
+    if (line?.hasChildren) this.events.toggle(line.container.id);
+  }
+
+  private lineAt(y: number): Line | undefined {
+    const cy = y + this.scrollY;
+    return this.lines.find((l) => cy >= l.y && cy < l.y + l.h);
+  }
+
+  private hitAt(x: number, y: number): Hit | null {
+    const d = this.data;
+    const line = this.lineAt(y);
+    if (!d || !line) return null;
+    const cy = y + this.scrollY;
+    const t = toTime(this.scale, x);
+    const tol = (4 * (this.view[1] - this.view[0])) / this.scale.width;
+    const band = line.bands.find((b) => cy >= b.y - 2 && cy < b.y + b.h + 2);
+    // Arrows cross lines: they are tested first, by distance to the segment.
+    for (const row of d.rows) {
+      if (row.kind !== 'link') continue;
+      for (const it of row.items as LinkItem[]) {
+        const a = this.lineOf.get(it.from), b = this.lineOf.get(it.to);
+        if (!a || !b) continue;
+        const x0 = toX(this.scale, it.start), x1 = toX(this.scale, it.end);
+        const y0 = a.y + a.h / 2, y1 = b.y + b.h / 2;
+        if (distanceToSegment(x, cy, x0, y0, x1, y1) <= 3) return { row, item: it, line: this.lineOf.get(row.container) ?? line };
+      }
+    }
+    for (const row of d.rows) {
+      if (row.container !== line.container.id) continue;
+      if (row.kind === 'state' && band?.type.id === row.type) {
+        const level = Math.floor((cy - band.y) / LEVEL_INSET);
+        let best: StateItem | undefined;
+        for (const it of row.items as StateItem[]) {
+          if (it.start <= t && t < it.end && it.level <= level && (!best || it.level > best.level)) best = it;
+        }
+        if (best) return { row, item: best, line };
+        const s = row.summaries.find((m) => m.start - tol / 4 <= t && t <= m.end + tol / 4);
+        if (s) return { row, summary: s, line };
+      } else if (row.kind === 'event' && (!band || band === line.bands[0])) {
+        const it = (row.items as EventItem[]).find((m) => Math.abs(m.start - t) <= tol);
+        if (it) return { row, item: it, line };
+        const s = row.summaries.find((m) => m.start - tol <= t && t <= m.end + tol);
+        if (s) return { row, summary: s, line };
+      } else if (row.kind === 'link' && cy < line.y + 9) {
+        const s = row.summaries.find((m) => m.start - tol <= t && t <= m.end + tol);
+        if (s) return { row, summary: s, line };
+      } else if (row.kind === 'variable' && band?.type.id === row.type) {
+        const it = (row.items as VariableItem[]).find((m) => m.start <= t && t < m.end);
+        if (it) return { row, item: it, line };
+        const s = row.summaries.find((m) => m.start <= t && t <= m.end);
+        if (s) return { row, summary: s, line };
+      }
+    }
+    return null;
+  }
+
+  private hover(e: PointerEvent): void {
+    const r = this.canvas.getBoundingClientRect();
+    const x = e.clientX - r.left, y = e.clientY - r.top;
+    if (x < LABEL_W) { hideTooltip(); return; }
+    const hit = this.hitAt(x, y);
+    this.canvas.style.cursor = hit?.item && 'id' in hit.item ? 'pointer' : 'default';
+    this.markHovered(hit?.item && 'id' in hit.item ? hit.item.id : '');
+    if (!hit) { hideTooltip(); return; }
+    const type = this.types.get(hit.row.type);
+    const lines: TipLine[] = [{ label: 'container', value: hit.line.container.path || hit.line.container.name }];
+    if (hit.summary) {
+      const s = hit.summary;
+      if (s.value !== undefined) lines.push({ label: 'dominant', value: s.value, color: this.palette.color(type?.name ?? '', s.value) });
+      if (s.min !== undefined) lines.push({ label: 'min – max', value: `${formatNumber(s.min)} – ${formatNumber(s.max ?? s.min)}` });
+      lines.push({ label: 'time', value: `${formatTime(s.start)} – ${formatTime(s.end)}` });
+      showTooltip(e.clientX, e.clientY, `${s.count} ${type?.name ?? ''} entities merged`, lines, 'too small to draw one by one: zoom in to see them');
+      return;
+    }
+    const it = hit.item!;
+    if ('value' in it) lines.unshift({ label: 'value', value: it.value, color: this.palette.color(type?.name ?? '', it.value) });
+    if ('number' in it) lines.unshift({ label: 'value', value: formatNumber(it.number) });
+    lines.push({ label: 'start', value: formatTime(it.start) });
+    if ('end' in it) lines.push({ label: 'end', value: formatTime(it.end) }, { label: 'duration', value: formatNumber(it.end - it.start) });
+    if ('level' in it) lines.push({ label: 'level', value: String(it.level) });
+    if ('from' in it) lines.push({ label: 'from → to', value: `${this.containers.get(it.from)?.name ?? it.from} → ${this.containers.get(it.to)?.name ?? it.to}` });
+    showTooltip(e.clientX, e.clientY, `${type?.name ?? 'entity'} · ${'value' in it ? it.value : formatNumber((it as VariableItem).number)}`, lines,
+      'id' in it ? 'click to inspect' : undefined);
+  }
+
+  private click(x: number, y: number): void {
+    const hit = this.hitAt(x, y);
+    if (!hit) return;
+    if (hit.summary) {
+      // A summary opens onto what it stands for.
+      const pad = (hit.summary.end - hit.summary.start) * 0.5 || (this.view[1] - this.view[0]) / 100;
+      this.setView(hit.summary.start - pad, hit.summary.end + pad);
+      return;
+    }
+    if (hit.item && 'id' in hit.item) this.events.inspect(hit.item.id);
+  }
+}
+
+function distanceToSegment(px: number, py: number, x0: number, y0: number, x1: number, y1: number): number {
+  const dx = x1 - x0, dy = y1 - y0;
+  const len2 = dx * dx + dy * dy;
+  const f = len2 > 0 ? Math.max(0, Math.min(1, ((px - x0) * dx + (py - y0) * dy) / len2)) : 0;
+  return Math.hypot(px - (x0 + f * dx), py - (y0 + f * dy));
+}

@@ -1,0 +1,76 @@
+// The inspector: every field of one entity, user fields included.
+
+import type { Entity } from '../api';
+import { formatNumber } from './layout';
+
+function text(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'number') return formatNumber(v);
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    // Named references ({id, name} or {id, path}) read best as "name (#id)".
+    const name = o.name ?? o.path;
+    if (name !== undefined && o.id !== undefined) return `${String(name)} (#${String(o.id)})`;
+    return JSON.stringify(v);
+  }
+  return String(v);
+}
+
+const ORDER = ['kind', 'type', 'container', 'value', 'start', 'end', 'duration', 'level', 'number', 'key', 'from', 'to'];
+
+export class Inspector {
+  constructor(private readonly root: HTMLElement, private readonly close: () => void) {}
+
+  show(id: string, entity: Entity, colour: string | null): void {
+    this.root.replaceChildren();
+    const head = document.createElement('div');
+    head.className = 'inspector-head';
+    const title = document.createElement('h3');
+    if (colour) {
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = colour;
+      title.appendChild(swatch);
+    }
+    title.append(`${text(entity.value ?? entity.kind)} `);
+    const small = document.createElement('small');
+    small.textContent = id;
+    title.appendChild(small);
+    const button = document.createElement('button');
+    button.textContent = '×';
+    button.title = 'Close';
+    button.dataset.testid = 'inspector-close';
+    button.addEventListener('click', () => this.close());
+    head.append(title, button);
+    const table = document.createElement('table');
+    table.className = 'fields';
+    const add = (name: string, value: unknown, user = false) => {
+      if (value === undefined) return;
+      const row = table.insertRow();
+      row.dataset.field = name;
+      const k = row.insertCell();
+      k.textContent = name;
+      if (user) k.className = 'user';
+      row.insertCell().textContent = text(value);
+    };
+    for (const k of ORDER) add(k, entity[k]);
+    for (const [k, v] of Object.entries(entity)) if (!ORDER.includes(k) && k !== 'fields' && k !== 'id') add(k, v);
+    const fields = entity.fields ?? [];
+    if (fields.length) {
+      const sep = table.insertRow().insertCell();
+      sep.colSpan = 2;
+      sep.className = 'section';
+      sep.textContent = 'user fields';
+      for (const f of fields) add(f.name, f.value, true);
+    }
+    this.root.append(head, table);
+    this.root.hidden = false;
+  }
+
+  error(message: string): void {
+    this.root.replaceChildren(Object.assign(document.createElement('p'), { className: 'error', textContent: message }));
+    this.root.hidden = false;
+  }
+
+  hide(): void { this.root.hidden = true; this.root.replaceChildren(); }
+}
