@@ -109,14 +109,20 @@ BENCHMARK(BM_TemporalQualities)
     ->UseRealTime()
     ->MeasureProcessCPUTime();
 
+// One cut step an iteration, p sweeping [0.1, 0.9] by 0.01.
+template <class Step>
+void SweepP(benchmark::State& state, Step step) {
+  double p = 0.3;
+  Timed(state, 0, [&] {
+    benchmark::DoNotOptimize(step(p));
+    p = p > 0.9 ? 0.1 : p + 0.01;
+  });
+}
+
 void BM_TemporalChangeP(benchmark::State& state) {
   MicroModel model = SyntheticModel(static_cast<int32_t>(state.range(0)));
   TemporalAggregation aggregation(TemporalQualities::Compute(model));
-  double p = 0.3;
-  Timed(state, 0, [&] {
-    benchmark::DoNotOptimize(aggregation.Best(p));
-    p = p > 0.9 ? 0.1 : p + 0.01;
-  });
+  SweepP(state, [&](double p) { return aggregation.Best(p); });
 }
 BENCHMARK(BM_TemporalChangeP)
     ->Arg(100)
@@ -186,11 +192,7 @@ BENCHMARK(BM_SpatiotemporalPListDichotomy)
 void BM_SpatiotemporalChangeP(benchmark::State& state) {
   MicroModel model = SyntheticModel(static_cast<int32_t>(state.range(0)));
   SpatiotemporalAggregation aggregation(SpatiotemporalQualities::Compute(model));
-  double p = 0.3;
-  Timed(state, 0, [&] {
-    benchmark::DoNotOptimize(aggregation.Best(p));
-    p = p > 0.9 ? 0.1 : p + 0.01;
-  });
+  SweepP(state, [&](double p) { return aggregation.Best(p); });
 }
 BENCHMARK(BM_SpatiotemporalChangeP)
     ->Arg(30)
@@ -204,11 +206,7 @@ BENCHMARK(BM_SpatiotemporalChangeP)
 void BM_SpatiotemporalEvaluate(benchmark::State& state) {
   MicroModel model = SyntheticModel(static_cast<int32_t>(state.range(0)));
   SpatiotemporalAggregation aggregation(SpatiotemporalQualities::Compute(model));
-  double p = 0.3;
-  Timed(state, 0, [&] {
-    benchmark::DoNotOptimize(aggregation.Evaluate(p));
-    p = p > 0.9 ? 0.1 : p + 0.01;
-  });
+  SweepP(state, [&](double p) { return aggregation.Evaluate(p); });
 }
 BENCHMARK(BM_SpatiotemporalEvaluate)
     ->Arg(100)

@@ -18,6 +18,7 @@
 #include "analysis/spatiotemporal_partition.h"
 #include "analysis/temporal_partition.h"
 #include "cli/aggregate_options.h"
+#include "cli/aggregation_saving.h"
 #include "cli/commands.h"
 #include "cli/csv.h"
 #include "cli/model_loading.h"
@@ -38,6 +39,8 @@ struct AggregateCommandOptions {
   double threshold = 1e-4;
   std::string format = "json";
   bool timings = false;
+  bool save = false;
+  std::string catalog;  // for --save; empty: the default catalog
 };
 
 // Wall time of each phase, in seconds, for --timings.
@@ -109,8 +112,15 @@ void WritePList(const AggregateCommandOptions& o, const analysis::Aggregation& a
   std::cout << analysis::PListJson(list).dump() << "\n";
 }
 
+void Saved(const AggregationSaver& saver, int64_t id) {
+  std::cerr << "saved as aggregation " << id << " in " << saver.catalog_path() << "\n";
+}
+
 void RunAggregate(const AggregateCommandOptions& o) {
   Validate(o);
+  // Checked before any work: a trace missing from the catalog fails fast.
+  std::optional<AggregationSaver> saver;
+  if (o.save) saver.emplace(o.catalog, o.shared);
   Timings timings;
   ModelTimings model_timings;
   MicroModel model = LoadAggregateModel(o.shared, &model_timings);
@@ -128,10 +138,16 @@ void RunAggregate(const AggregateCommandOptions& o) {
                     : analysis::SignificantPsDichotomy(*aggregation, o.threshold);
     timings.p_list = watch.Lap();
     WritePList(o, *aggregation, list);
+    if (saver) Saved(*saver, saver->Save(model, {{"plist", o.plist_method}}, analysis::PListJson(list)));
   } else {
     analysis::Partition partition = aggregation->Best(o.shared.p);
     timings.cuts = watch.Lap();
     WritePartition(o, model, *aggregation, partition);
+    if (saver) {
+      const bool spatial = o.shared.mode == "spatiotemporal";
+      Saved(*saver, saver->Save(model, {{"p", o.shared.p}},
+                                analysis::PartitionJson(model, *aggregation, partition, o.shared.p, spatial)));
+    }
   }
   std::cout.flush();
   if (o.timings) {
@@ -162,6 +178,9 @@ void RegisterAggregateCommand(CLI::App& app) {
   cmd->add_option("--format", options->format, "json or csv")->capture_default_str();
   cmd->add_flag("--timings", options->timings,
                 "Print the wall time of each phase as one JSON line on stderr");
+  cmd->add_flag("--save", options->save,
+                "Keep the parameters and the result in the trace catalog (the trace must be in it)");
+  cmd->add_option("--catalog", options->catalog, "Catalog file for --save (default: as `catalog`)");
   AddThreadsOption(*cmd, options->shared);
   cmd->callback([options] { RunAggregate(*options); });
 }

@@ -121,6 +121,39 @@ TEST_F(CatalogCli, RoundTrip) {
   sqlite3_close(db);
 }
 
+// `aggregate --save` keeps the parameters and the very result printed, on
+// the trace's entry; a trace missing from the catalog is refused before
+// any work, and nothing is saved.
+TEST_F(CatalogCli, AggregateSaveKeepsParametersAndResult) {
+  const std::string aggregate = M() + " aggregate '" + trace_ + "' --no-cache --slices 10 --catalog '" + catalog_ + "'";
+  Result missing = Shell(aggregate + " --p 0.3 --save");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.output, "");
+  EXPECT_NE(missing.all.find("is not in the catalog"), std::string::npos) << missing.all;
+
+  ASSERT_EQ(Catalog("add '" + trace_ + "'").exit_code, 0);
+  Result partition = Shell(aggregate + " --p 0.3 --save");
+  ASSERT_EQ(partition.exit_code, 0) << partition.all;
+  Result plist = Shell(aggregate + " --mode spatiotemporal --plist --save");
+  ASSERT_EQ(plist.exit_code, 0) << plist.all;
+
+  Result info = Catalog("info '" + trace_ + "' --json");
+  ASSERT_EQ(info.exit_code, 0) << info.all;
+  nlohmann::json saved = nlohmann::json::parse(info.output)["aggregations"];
+  ASSERT_EQ(saved.size(), 2u);
+  EXPECT_EQ(saved[0]["parameters"]["p"], 0.3);
+  EXPECT_EQ(saved[0]["parameters"]["slices"], 10);
+  EXPECT_EQ(saved[0]["parameters"]["mode"], "temporal");
+  EXPECT_EQ(saved[0]["result"], nlohmann::json::parse(partition.output));
+  EXPECT_EQ(saved[1]["parameters"]["plist"], "exact");
+  EXPECT_EQ(saved[1]["parameters"]["mode"], "spatiotemporal");
+  EXPECT_EQ(saved[1]["result"], nlohmann::json::parse(plist.output));
+
+  Result csv_model = Shell(M() + " aggregate --model-in /dev/null --p 0.5 --save --catalog '" + catalog_ + "'");
+  EXPECT_EQ(csv_model.exit_code, 1);
+  EXPECT_NE(csv_model.all.find("--save needs a trace"), std::string::npos) << csv_model.all;
+}
+
 TEST_F(CatalogCli, DefaultLocationUnderXdgDataHome) {
   Result add = Shell("XDG_DATA_HOME='" + dir_ + "/xdg' " + M() + " catalog add '" + trace_ + "'");
   ASSERT_EQ(add.exit_code, 0) << add.all;
