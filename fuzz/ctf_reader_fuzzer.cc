@@ -6,12 +6,12 @@
 
 #include "formats/ctf/ctf_reader.h"
 #include "scratch_files.h"
-#include "util/error.h"
 
 namespace {
 
 macroscope::fuzz::MutableTraceCopy& Copy() {
-  static macroscope::fuzz::MutableTraceCopy copy("MACROSCOPE_FUZZ_CTF", MACROSCOPE_SOURCE_DIR "/../shared/testdata/ctf/mpi_ssend_irecv");
+  static macroscope::fuzz::MutableTraceCopy copy(
+      "MACROSCOPE_FUZZ_CTF", MACROSCOPE_SOURCE_DIR "/../shared/testdata/ctf/mpi_ssend_irecv");
   return copy;
 }
 
@@ -23,12 +23,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  macroscope::fuzz::MutableTraceCopy& trace_copy = Copy();
-  trace_copy.Mutate(data, size);
-  macroscope::Trace trace;
-  try {
-    macroscope::ctf::ReadCtf({trace_copy.root().string()}, trace);
-  } catch (const macroscope::UserError&) {
-  }
+  macroscope::fuzz::ReadMutated(Copy(), data, size, [](const std::filesystem::path& root) {
+    macroscope::Trace trace;
+    macroscope::ctf::ReadCtf({root.string()}, trace);
+  });
   return 0;
 }

@@ -7,12 +7,12 @@
 
 #include "formats/otf2/archive_reader.h"
 #include "scratch_files.h"
-#include "util/error.h"
 
 namespace {
 
 macroscope::fuzz::MutableTraceCopy& Copy() {
-  static macroscope::fuzz::MutableTraceCopy copy("MACROSCOPE_FUZZ_OTF2", MACROSCOPE_SOURCE_DIR "/../shared/testdata/otf2/ping-pong-otf2");
+  static macroscope::fuzz::MutableTraceCopy copy(
+      "MACROSCOPE_FUZZ_OTF2", MACROSCOPE_SOURCE_DIR "/../shared/testdata/otf2/ping-pong-otf2");
   return copy;
 }
 
@@ -24,12 +24,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  macroscope::fuzz::MutableTraceCopy& archive = Copy();
-  archive.Mutate(data, size);
-  macroscope::Trace trace;
-  try {
-    macroscope::otf2::ReadArchive((archive.root() / "traces.otf2").string(), {}, trace);
-  } catch (const macroscope::UserError&) {
-  }
+  macroscope::fuzz::ReadMutated(Copy(), data, size, [](const std::filesystem::path& root) {
+    macroscope::Trace trace;
+    macroscope::otf2::ReadArchive((root / "traces.otf2").string(), {}, trace);
+  });
   return 0;
 }

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "util/error.h"
+
 namespace macroscope::fuzz {
 
 namespace fs = std::filesystem;
@@ -66,6 +68,15 @@ void MutableTraceCopy::Mutate(const uint8_t* data, size_t size) {
   if (size == 0 || files_.empty()) return;
   mutated_ = data[0] % files_.size();
   WriteFile(files_[mutated_], std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+}
+
+void ReadMutated(MutableTraceCopy& copy, const uint8_t* data, size_t size,
+                 const std::function<void(const fs::path& root)>& read) {
+  copy.Mutate(data, size);
+  try {
+    read(copy.root());
+  } catch (const UserError&) {
+  }
 }
 
 void WriteSeedsIfAsked(const MutableTraceCopy& copy) {

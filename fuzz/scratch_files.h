@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,12 @@ class MutableTraceCopy {
   std::vector<std::string> originals_;
   size_t mutated_ = SIZE_MAX;
 };
+
+// One input of a fuzz target over a trace directory: puts the input into
+// `copy` (Mutate) and reads it with `read`, given the copy's root; a
+// UserError is the reader refusing the input, as it should.
+void ReadMutated(MutableTraceCopy& copy, const uint8_t* data, size_t size,
+                 const std::function<void(const std::filesystem::path& root)>& read);
 
 // When the environment variable MACROSCOPE_FUZZ_SEEDS names a folder,
 // writes one seed per file of `copy` there (its index byte, then its

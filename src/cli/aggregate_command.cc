@@ -19,6 +19,7 @@
 #include "analysis/temporal_partition.h"
 #include "cli/aggregate_options.h"
 #include "cli/aggregation_saving.h"
+#include "cli/catalog_option.h"
 #include "cli/commands.h"
 #include "cli/csv.h"
 #include "cli/model_loading.h"
@@ -180,7 +181,7 @@ void RegisterAggregateCommand(CLI::App& app) {
                 "Print the wall time of each phase as one JSON line on stderr");
   cmd->add_flag("--save", options->save,
                 "Keep the parameters and the result in the trace catalog (the trace must be in it)");
-  cmd->add_option("--catalog", options->catalog, "Catalog file for --save (default: as `catalog`)");
+  AddCatalogOption(*cmd, options->catalog);
   AddThreadsOption(*cmd, options->shared);
   cmd->callback([options] { RunAggregate(*options); });
 }

@@ -1,19 +1,12 @@
 #include "cli/aggregation_saving.h"
 
+#include "cli/catalog_option.h"
 #include "util/error.h"
 
 namespace macroscope::cli {
 
-namespace {
-
-std::string ChosenPath(const std::string& path) {
-  return path.empty() ? catalog::Catalog::DefaultPath() : path;
-}
-
-}  // namespace
-
 AggregationSaver::AggregationSaver(const std::string& catalog_path, const AggregateOptions& options)
-    : catalog_(ChosenPath(catalog_path)), options_(options) {
+    : catalog_(CatalogFile(catalog_path)), options_(options) {
   if (options.trace.empty()) throw UserError("--save needs a trace (a model read with --model-in has none)");
   std::optional<catalog::TraceRecord> record = catalog_.Find(options.trace);
   if (!record) {

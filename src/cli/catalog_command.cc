@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "catalog/catalog.h"
+#include "cli/catalog_option.h"
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
 #include "util/error.h"
@@ -22,14 +23,6 @@ namespace {
 
 using catalog::Catalog;
 using catalog::TraceRecord;
-
-std::string CatalogFile(const std::string& option) { return option.empty() ? Catalog::DefaultPath() : option; }
-
-void AddCatalogOption(CLI::App& command, std::string& file) {
-  command.add_option("--catalog", file,
-                     "Catalog file (default: $XDG_DATA_HOME/macroscope/catalog.sqlite, else "
-                     "~/.local/share/macroscope/catalog.sqlite)");
-}
 
 std::string FileDate(const std::string& path) {
   struct stat st;

@@ -26,7 +26,8 @@ void Write(const char* text, size_t length) {
   }
 }
 
-void OnAbort(int) {
+// Unused in fuzz builds, where the guard leaves abort() alone.
+[[maybe_unused]] void OnAbort(int) {
   Write(g_message, g_length);
   // The first line the library printed (its assertion), without the
   // decoration before the first ASCII letter.
