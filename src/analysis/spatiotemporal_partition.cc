@@ -1,11 +1,13 @@
 #include "analysis/spatiotemporal_partition.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "analysis/parallel.h"
 
@@ -13,24 +15,40 @@ namespace macroscope::analysis {
 
 namespace {
 
-// The best partitions of one node, for every interval (triangle layout).
-struct NodeTable {
-  std::vector<double> pic;
-  std::vector<double> gain;
-  std::vector<double> loss;
-  std::vector<int64_t> parts;
-  void Resize(size_t size) {
-    pic.resize(size);
-    gain.resize(size);
-    loss.resize(size);
-    parts.resize(size);
-  }
+// The quality of one candidate for an interval (a part, a spatial cut, an
+// atom, a best): its pIC, gain, loss and part count. Together, so that the
+// cut step reads one cache line where it looks one up; the count is a double
+// (exact below 2^53) so that cells add as vectors of four doubles.
+struct Cell {
+  double pic;
+  double gain;
+  double loss;
+  double parts;
 };
+
+// Adds `len` cells of `from` to `to` (a cell is one AVX2 vector).
+__attribute__((target_clones("avx2", "default"))) void AddCells(Cell* to, const Cell* from, int32_t len) {
+  for (int32_t q = 0; q < len; ++q) {
+    to[q].pic += from[q].pic;
+    to[q].gain += from[q].gain;
+    to[q].loss += from[q].loss;
+    to[q].parts += from[q].parts;
+  }
+}
+
+// The bits of the largest magnitude of `len` floats, at least `m`: an
+// integer max, which vectorises, and orders inf and NaN above the rest.
+uint32_t MaxMagnitudeBits(uint32_t m, const float* x, int32_t len) {
+  for (int32_t q = 0; q < len; ++q) m = std::max(m, std::bit_cast<uint32_t>(x[q]) & 0x7fffffffU);
+  return m;
+}
+
+// The best partitions of one node, for every interval (triangle layout).
+using NodeTable = std::vector<Cell>;
 
 // TieRule with its tolerances in reach, and Better() as one expression of
 // the same comparisons (no branches: the outcome is data-dependent).
 struct Tolerances {
-  Tolerances() = default;
   Tolerances(double p, double reference_gain, double reference_loss)
       : gain(kRelativeEpsilon * std::fabs(reference_gain)),
         loss(kRelativeEpsilon * std::fabs(reference_loss)),
@@ -44,104 +62,127 @@ struct Tolerances {
     const bool loss_down = loss_a < loss_b - loss;
     return pic_up | (pic_level & (gain_up | (gain_level & loss_down)));
   }
+  template <class A, class B>
+  bool Better(const A& a, const B& b) const {
+    return Better(a.pic, a.gain, a.loss, b.pic, b.gain, b.loss);
+  }
   double gain = 0;
   double loss = 0;
   double pic = 0;
 };
 
 // Width of a block of intervals [i, j0..j0+kBlock-1] scanned together; the
-// square table's rows are padded to a multiple of it.
-constexpr int32_t kBlock = 8;
+// square tables' rows are padded to a multiple of it.
+constexpr int32_t kBlock = 16;
 
 // How many rows ahead the qualities are prefetched.
 constexpr int32_t kPrefetchRows = 3;
 
 // A worker's scratch for one node: the spatial cuts and the atoms of the
-// current row i ((i, j) at [j - i]); the node's best pIC in a square layout,
-// row r holding (r, j) at [r * stride + j] with -inf for j < r and in the
-// padding, so that a block of a row can be read whole (the -inf lanes never
-// win); and the current row's results of the cut scan.
+// current row i ((i, j) at [j - i]); the node's best in a square layout, row
+// r holding (r, j) at [r * stride + j]; its pIC rounded to float in the same
+// layout for the cut scan, with -inf for j < r and in the padding, so that
+// a block of a row can be read whole (the -inf lanes never win); and the
+// current row's results of that scan.
 struct Scratch {
-  NodeTable split;
-  NodeTable atom;
-  std::vector<double> square;
-  // The best's gain, loss and part count, in the same square layout.
-  std::vector<double> square_gain;
-  std::vector<double> square_loss;
-  std::vector<int64_t> square_parts;
+  std::vector<Cell> split;
+  std::vector<Cell> atom;
+  std::vector<float> atom_float;  // atom pIC rounded, for the scan
+  std::vector<Cell> square;
+  std::vector<float> square_float;
   int32_t stride = 0;
-  std::vector<double> top;     // largest pIC of a cut, per j
-  std::vector<double> second;  // the second largest (equal values count twice)
-  std::vector<double> arg;     // the first c reaching `top`
-  std::vector<Tolerances> tolerances;  // of the parts of row i, at [j - i]
+  std::vector<float> top;     // largest pIC of a cut (rounded sums), per j
+  std::vector<float> second;  // the second largest (equal values count twice)
+  std::vector<float> arg;     // the first c reaching `top`
   // Tables no longer in use, for reuse.
   std::vector<std::unique_ptr<NodeTable>> pool;
   void Resize(int32_t n) {
-    split.Resize(n);
-    atom.Resize(n);
+    split.resize(n);
+    atom.resize(n);
+    atom_float.resize(n);
     stride = (n + kBlock - 1) / kBlock * kBlock;
-    // Only the cells (r, j), r <= j < n, are ever written: the rest stays
-    // -inf across nodes.
-    square.assign(static_cast<size_t>(n) * stride, -std::numeric_limits<double>::infinity());
-    square_gain.assign(static_cast<size_t>(n) * stride, 0.0);
-    square_loss.assign(static_cast<size_t>(n) * stride, 0.0);
-    square_parts.assign(static_cast<size_t>(n) * stride, 0);
+    // Only the cells (r, j), r <= j < n, are ever written: the rest of the
+    // float square stays -inf across nodes.
+    const size_t cells = static_cast<size_t>(n) * stride;
+    square.resize(cells);
+    square_float.assign(cells, -std::numeric_limits<float>::infinity());
     top.resize(stride);
     second.resize(stride);
     arg.resize(stride);
-    tolerances.resize(n);
   }
 };
 
-using Vec4 = double __attribute__((vector_size(32)));
-
-// The cut scan of row i: for every j > i (in blocks of kBlock, aligned),
-// over c in [i, j - 1], the largest and second largest of
-// atom_pic[c - i] + square[(c + 1) * stride + j] and the first c reaching
-// the largest. Each c adds one scalar to one contiguous block of row c + 1;
-// the lanes with j <= c read -inf. Compiled for AVX-512, AVX2 and baseline;
-// max and min are exact, so the results do not depend on the lane order.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void ScanRow(
-    const double* atom_pic, const double* square, int32_t stride, int32_t n, int32_t i, double* top,
-    double* second, double* arg) {
-  constexpr int kVecs = kBlock / 4;
-  const Vec4 minus_inf = {-std::numeric_limits<double>::infinity(),
-                          -std::numeric_limits<double>::infinity(),
-                          -std::numeric_limits<double>::infinity(),
-                          -std::numeric_limits<double>::infinity()};
+// The cut scan of row i, in float: for every j > i (in blocks of kBlock,
+// aligned), over c in [i, j - 1], the largest and second largest of
+// atom[c - i] + square[(c + 1) * stride + j] and the first c reaching the
+// largest. Each c adds one scalar to one contiguous block of row c + 1; the
+// lanes with j <= c read -inf. Float doubles the lanes of a vector; the
+// caller bounds the rounding error and checks in double what it decides.
+// V is a vector of floats (a block is kBlock / lanes of them); max and min
+// are exact, so the results do not depend on the lane order.
+template <class V>
+[[gnu::always_inline]] inline void ScanRowWith(const float* atom, const float* square, int32_t stride,
+                                               int32_t n, int32_t i, float* top, float* second,
+                                               float* arg) {
+  constexpr int kLanes = sizeof(V) / sizeof(float);
+  constexpr int kVecs = kBlock / kLanes;
+  const V minus_inf = V{} - std::numeric_limits<float>::infinity();
   for (int32_t j0 = (i + 1) / kBlock * kBlock; j0 < n; j0 += kBlock) {
-    Vec4 m1[kVecs];
-    Vec4 m2[kVecs];
-    Vec4 at[kVecs];
+    V m1[kVecs];
+    V m2[kVecs];
+    V at[kVecs];
     for (int v = 0; v < kVecs; ++v) {
       m1[v] = minus_inf;
       m2[v] = minus_inf;
-      at[v] = Vec4{0, 0, 0, 0};
+      // Every lane has a cut c = i reaching at least -inf: `arg` stays in
+      // [i, j).
+      at[v] = V{} + static_cast<float>(i);
     }
     const int32_t c_end = std::min(j0 + kBlock, n) - 1;  // c < the block's last j
-    const double* row = square + static_cast<size_t>(i + 1) * stride + j0;
-    for (int32_t c = i; c < c_end; ++c, row += stride) {
-      const double a = atom_pic[c - i];
-      const Vec4 s = {a, a, a, a};
-      const double cd = static_cast<double>(c);
-      const Vec4 cv = {cd, cd, cd, cd};
+    const float* row = square + static_cast<size_t>(i + 1) * stride + j0;
+    V cv = V{} + static_cast<float>(i);  // c, in every lane
+    for (int32_t c = i; c < c_end; ++c, row += stride, cv += 1.0F) {
+      const V s = V{} + atom[c - i];
       for (int v = 0; v < kVecs; ++v) {
-        Vec4 x;
-        std::memcpy(&x, row + 4 * v, sizeof(x));
+        V x;
+        std::memcpy(&x, row + kLanes * v, sizeof(x));
         x = s + x;
         const auto greater = x > m1[v];
-        const Vec4 low = x < m1[v] ? x : m1[v];
+        const V low = x < m1[v] ? x : m1[v];
         m2[v] = low > m2[v] ? low : m2[v];
         m1[v] = greater ? x : m1[v];
         at[v] = greater ? cv : at[v];
       }
     }
     for (int v = 0; v < kVecs; ++v) {
-      std::memcpy(top + j0 + 4 * v, &m1[v], sizeof(Vec4));
-      std::memcpy(second + j0 + 4 * v, &m2[v], sizeof(Vec4));
-      std::memcpy(arg + j0 + 4 * v, &at[v], sizeof(Vec4));
+      std::memcpy(top + j0 + kLanes * v, &m1[v], sizeof(V));
+      std::memcpy(second + j0 + kLanes * v, &m2[v], sizeof(V));
+      std::memcpy(arg + j0 + kLanes * v, &at[v], sizeof(V));
     }
   }
+}
+
+using Vec8f = float __attribute__((vector_size(32)));
+using Vec16f = float __attribute__((vector_size(64)));
+
+// 16 lanes where AVX-512 has them; 8 (AVX2) or 4 (baseline) elsewhere,
+// where wider vectors would be split into slow code.
+__attribute__((target("avx512f"))) void ScanRow512(const float* atom, const float* square, int32_t stride,
+                                                  int32_t n, int32_t i, float* top, float* second,
+                                                  float* arg) {
+  ScanRowWith<Vec16f>(atom, square, stride, n, i, top, second, arg);
+}
+
+__attribute__((target_clones("avx2", "default"))) void ScanRow256(const float* atom, const float* square,
+                                                                  int32_t stride, int32_t n, int32_t i,
+                                                                  float* top, float* second, float* arg) {
+  ScanRowWith<Vec8f>(atom, square, stride, n, i, top, second, arg);
+}
+
+void ScanRow(const float* atom, const float* square, int32_t stride, int32_t n, int32_t i, float* top,
+             float* second, float* arg) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  (avx512 ? ScanRow512 : ScanRow256)(atom, square, stride, n, i, top, second, arg);
 }
 
 // Post-order of the subtree under `top`.
@@ -162,6 +203,10 @@ std::vector<NodeId> SubtreePostOrder(const Hierarchy& tree, NodeId top) {
 
 SpatiotemporalAggregation::SpatiotemporalAggregation(SpatiotemporalQualities qualities, int threads)
     : qualities_(std::move(qualities)), threads_(threads > 0 ? threads : DefaultThreadCount()) {
+  if (slices() > kMaxSlices) {
+    throw std::invalid_argument("a spatiotemporal aggregation takes at most " + std::to_string(kMaxSlices) +
+                                " slices");
+  }
   const Hierarchy& tree = qualities_.hierarchy();
   // Split the largest frontier subtree until there are enough to balance.
   std::vector<int64_t> size(tree.size(), 1);
@@ -220,8 +265,7 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
   Solution solution;
   if (keep_cuts) {
     // Every cell is written below.
-    solution.cut = std::make_unique_for_overwrite<int32_t[]>(cells);
-    solution.spatial = std::make_unique_for_overwrite<char[]>(cells);
+    solution.choice = std::make_unique_for_overwrite<uint16_t[]>(cells);
   }
   // The best of the nodes in persist_ (solved by different workers).
   std::vector<std::unique_ptr<NodeTable>> tables(tree.size());
@@ -232,8 +276,7 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
   auto from_pool = [&](Scratch& scratch) {
     std::unique_ptr<NodeTable> table;
     if (scratch.pool.empty()) {
-      table = std::make_unique<NodeTable>();
-      table->Resize(triangle);
+      table = std::make_unique<NodeTable>(triangle);
     } else {
       table = std::move(scratch.pool.back());
       scratch.pool.pop_back();
@@ -255,16 +298,16 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
       if (first_child) sums[parent] = from_pool(scratch);
       parent_sums = sums[parent].get();
     }
-    int32_t* cut = keep_cuts ? solution.cut.get() + static_cast<size_t>(k) * triangle : nullptr;
-    char* spatial = keep_cuts ? solution.spatial.get() + static_cast<size_t>(k) * triangle : nullptr;
+    uint16_t* choice = keep_cuts ? solution.choice.get() + static_cast<size_t>(k) * triangle : nullptr;
     const int32_t stride = scratch.stride;
     auto children = tree.Children(k);
     const NodeTable* own_sums = sums[k].get();
-    // Atoms of row i at [c - i].
-    double* atom_pic = scratch.atom.pic.data();
-    double* atom_gain = scratch.atom.gain.data();
-    double* atom_loss = scratch.atom.loss.data();
-    int64_t* atom_parts = scratch.atom.parts.data();
+    Cell* atom = scratch.atom.data();  // row i's atoms at [c - i]
+    float* atom_float = scratch.atom_float.data();
+    Cell* square = scratch.square.data();
+    // The largest magnitude among the node's atoms and bests so far (the
+    // bits of a float): it bounds the rounding error of the float cut scan.
+    uint32_t magnitude = 0;
     for (int32_t i = n - 1; i >= 0; --i) {
       const int32_t len = n - i;
       const double* part_gain = qualities_.gain_row(k, i);
@@ -283,166 +326,111 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
       const size_t row = TriangleRow(n, i);
       // The spatial cuts of row i: sums of the children's best, one child at
       // a time (in the children's order, from 0).
-      const double* split_pic = nullptr;
-      const double* split_gain = nullptr;
-      const double* split_loss = nullptr;
-      const int64_t* split_parts = nullptr;
+      const Cell* split = nullptr;
       if (own_sums) {
-        split_pic = own_sums->pic.data() + row;
-        split_gain = own_sums->gain.data() + row;
-        split_loss = own_sums->loss.data() + row;
-        split_parts = own_sums->parts.data() + row;
+        split = own_sums->data() + row;
       } else if (!children.empty()) {
-        double* sum_pic = scratch.split.pic.data();
-        double* sum_gain = scratch.split.gain.data();
-        double* sum_loss = scratch.split.loss.data();
-        int64_t* sum_parts = scratch.split.parts.data();
-        std::fill_n(sum_pic, len, 0.0);
-        std::fill_n(sum_gain, len, 0.0);
-        std::fill_n(sum_loss, len, 0.0);
-        std::fill_n(sum_parts, len, 0);
-        for (NodeId child : children) {
-          const NodeTable& t = *tables[child];
-          const double* t_pic = t.pic.data() + row;
-          const double* t_gain = t.gain.data() + row;
-          const double* t_loss = t.loss.data() + row;
-          const int64_t* t_parts = t.parts.data() + row;
-          for (int32_t q = 0; q < len; ++q) {
-            sum_pic[q] += t_pic[q];
-            sum_gain[q] += t_gain[q];
-            sum_loss[q] += t_loss[q];
-            sum_parts[q] += t_parts[q];
-          }
-        }
-        split_pic = sum_pic;
-        split_gain = sum_gain;
-        split_loss = sum_loss;
-        split_parts = sum_parts;
+        std::fill_n(scratch.split.data(), len, Cell{0, 0, 0, 0});
+        for (NodeId child : children) AddCells(scratch.split.data(), tables[child]->data() + row, len);
+        split = scratch.split.data();
       }
       // Atoms of row i: the part itself or, better, the children's best.
-      const bool has_split = split_pic != nullptr;
-      for (int32_t q = 0; q < len; ++q) {
-        const double g0 = part_gain[q];
-        const double l0 = part_loss[q];
-        const double pic0 = Pic(p, g0, l0);
-        const Tolerances tol(p, g0, l0);
-        scratch.tolerances[q] = tol;
-        // Read only when there is a split (the pointers are null otherwise).
-        const double s_pic = has_split ? split_pic[q] : 0.0;
-        const double s_gain = has_split ? split_gain[q] : 0.0;
-        const double s_loss = has_split ? split_loss[q] : 0.0;
-        const bool split = has_split & tol.Better(s_pic, s_gain, s_loss, pic0, g0, l0);
-        atom_pic[q] = split ? s_pic : pic0;
-        atom_gain[q] = split ? s_gain : g0;
-        atom_loss[q] = split ? s_loss : l0;
-        atom_parts[q] = split ? split_parts[q] : 1;
-        if (spatial) spatial[row + q] = split ? 1 : 0;
+      if (split) {
+        for (int32_t q = 0; q < len; ++q) {
+          const Cell part{Pic(p, part_gain[q], part_loss[q]), part_gain[q], part_loss[q], 1};
+          const bool spatial = Tolerances(p, part.gain, part.loss).Better(split[q], part);
+          atom[q] = spatial ? split[q] : part;
+          atom_float[q] = static_cast<float>(atom[q].pic);
+          if (choice) choice[row + q] = spatial ? kSpatial : 0;
+        }
+      } else {
+        for (int32_t q = 0; q < len; ++q) {
+          const double pic = Pic(p, part_gain[q], part_loss[q]);
+          atom[q] = Cell{pic, part_gain[q], part_loss[q], 1};
+          atom_float[q] = static_cast<float>(pic);
+        }
+        if (choice) std::fill_n(choice + row, len, 0);
       }
+      magnitude = MaxMagnitudeBits(magnitude, atom_float, len);
       // Best of row i: the atom, or a leftmost cut c: atom [i, c] followed
       // by the best of [c + 1, j] (rows below i are complete). The scan
       // finds, per j, the largest pIC over the cuts, the second largest and
-      // where the largest is first reached. The tie rule is then applied,
-      // in the order of c, to the cuts within tolerance of the overall best
-      // (the atom's or the largest cut's), starting from the atom: that is
-      // the largest cut alone (or none) unless the second is within
-      // tolerance too, when every cut is checked.
-      const size_t square_row = static_cast<size_t>(i) * stride;
-      double* best_pic_row = scratch.square.data() + square_row;
-      double* best_gain_row = scratch.square_gain.data() + square_row;
-      double* best_loss_row = scratch.square_loss.data() + square_row;
-      int64_t* best_parts_row = scratch.square_parts.data() + square_row;
-      const double* square_gain = scratch.square_gain.data();
-      const double* square_loss = scratch.square_loss.data();
-      const int64_t* square_parts = scratch.square_parts.data();
-      ScanRow(atom_pic, scratch.square.data(), stride, n, i, scratch.top.data(),
+      // where the largest is first reached, in float. The tie rule is then
+      // applied, in the order of c, to the cuts within tolerance of the
+      // overall best (the atom's or the largest cut's), starting from the
+      // atom: that is the largest cut alone (or none) unless the second
+      // may be within tolerance too, when every cut is checked in double.
+      // A float sum is within 4u(|a| + |b|) <= 8u * magnitude of the
+      // double one (u = 2^-24; magnitude, taken over the rounded values, is
+      // within a factor 1 + u): `slack` is twice that, and infinite when the
+      // magnitudes overflow float.
+      const double slack = magnitude < std::bit_cast<uint32_t>(1e36F)
+                               ? std::bit_cast<float>(magnitude) * 0x1p-20
+                               : std::numeric_limits<double>::infinity();
+      Cell* best_row = square + static_cast<size_t>(i) * stride;
+      float* best_float_row = scratch.square_float.data() + static_cast<size_t>(i) * stride;
+      ScanRow(atom_float, scratch.square_float.data(), stride, n, i, scratch.top.data(),
               scratch.second.data(), scratch.arg.data());
-      {
-        // (i, i): the atom.
-        if (cut) cut[row] = i;
-        best_pic_row[i] = atom_pic[0];
-        best_gain_row[i] = atom_gain[0];
-        best_loss_row[i] = atom_loss[0];
-        best_parts_row[i] = atom_parts[0];
-      }
+      best_row[i] = atom[0];  // (i, i): the atom
+      best_float_row[i] = atom_float[0];
       for (int32_t j = i + 1; j < n; ++j) {
-        const size_t index = row + (j - i);
-        const Tolerances& tol = scratch.tolerances[j - i];
-        const double cut_top = scratch.top[j];
-        double best_pic = atom_pic[j - i];
-        double best_gain = atom_gain[j - i];
-        double best_loss = atom_loss[j - i];
-        int64_t best_parts = atom_parts[j - i];
+        const Tolerances tol(p, part_gain[j - i], part_loss[j - i]);
+        if (scratch.top[j] + slack < atom[j - i].pic - tol.pic) {
+          // Every cut is below the atom by more than the tolerance, rounding
+          // included: the atom (the common case where aggregating wins).
+          if (choice) choice[row + (j - i)] |= static_cast<uint16_t>(j - i);
+          best_row[j] = atom[j - i];
+          best_float_row[j] = atom_float[j - i];
+          continue;
+        }
+        // (r, j) at column[r * stride]
+        const Cell* column = square + j;
+        // The scan's largest cut, in double.
+        const auto top_cut = static_cast<int32_t>(scratch.arg[j]);
+        const Cell& top_below = column[static_cast<size_t>(top_cut + 1) * stride];
+        double cut_top = atom[top_cut - i].pic + top_below.pic;
+        Cell best = atom[j - i];
         int32_t best_cut = j;
-        const double floor = std::max(cut_top, best_pic) - tol.pic;
-        if (scratch.second[j] >= floor) [[unlikely]] {
-          // Several cuts within tolerance.
-          const double* column = scratch.square.data() + j;  // (r, j) at [r * stride]
+        double floor = std::max(cut_top, best.pic) - tol.pic;
+        if (scratch.second[j] + slack >= floor) [[unlikely]] {
+          // Several cuts may be within tolerance: the largest again, and
+          // the tie rule over all, in double.
           for (int32_t c = i; c < j; ++c) {
-            const double pic = atom_pic[c - i] + column[static_cast<size_t>(c + 1) * stride];
-            if (pic < floor) continue;
-            const size_t below = static_cast<size_t>(c + 1) * stride + j;
-            const double g = atom_gain[c - i] + square_gain[below];
-            const double l = atom_loss[c - i] + square_loss[below];
-            if (tol.Better(pic, g, l, best_pic, best_gain, best_loss)) {
+            cut_top = std::max(cut_top, atom[c - i].pic + column[static_cast<size_t>(c + 1) * stride].pic);
+          }
+          floor = std::max(cut_top, best.pic) - tol.pic;
+          for (int32_t c = i; c < j; ++c) {
+            const Cell& below = column[static_cast<size_t>(c + 1) * stride];
+            const Cell& left = atom[c - i];
+            if (left.pic + below.pic < floor) continue;
+            const Cell candidate{left.pic + below.pic, left.gain + below.gain, left.loss + below.loss,
+                                 left.parts + below.parts};
+            if (tol.Better(candidate, best)) {
               best_cut = c;
-              best_gain = g;
-              best_loss = l;
-              best_pic = pic;
-              best_parts = atom_parts[c - i] + square_parts[below];
+              best = candidate;
             }
           }
         } else {
           // At most one: the largest (its pIC is cut_top), if within
-          // tolerance. Without branches: which one wins is data-dependent.
-          const auto c = static_cast<int32_t>(scratch.arg[j]);
-          const size_t below = static_cast<size_t>(c + 1) * stride + j;
-          const double g = atom_gain[c - i] + square_gain[below];
-          const double l = atom_loss[c - i] + square_loss[below];
-          const int64_t parts = atom_parts[c - i] + square_parts[below];
-          const bool take =
-              (cut_top >= floor) & tol.Better(cut_top, g, l, best_pic, best_gain, best_loss);
-          best_cut = take ? c : best_cut;
-          best_pic = take ? cut_top : best_pic;
-          best_gain = take ? g : best_gain;
-          best_loss = take ? l : best_loss;
-          best_parts = take ? parts : best_parts;
+          // tolerance (the others are below the floor even with the
+          // slack). Without branches: which one wins is data-dependent.
+          const Cell& left = atom[top_cut - i];
+          const Cell candidate{cut_top, left.gain + top_below.gain, left.loss + top_below.loss,
+                               left.parts + top_below.parts};
+          const bool take = (cut_top >= floor) & tol.Better(candidate, best);
+          best_cut = take ? top_cut : best_cut;
+          best = take ? candidate : best;
         }
-        if (cut) cut[index] = best_cut;
-        best_pic_row[j] = best_pic;
-        best_gain_row[j] = best_gain;
-        best_loss_row[j] = best_loss;
-        best_parts_row[j] = best_parts;
+        if (choice) choice[row + (j - i)] |= static_cast<uint16_t>(best_cut - i);
+        best_row[j] = best;
+        best_float_row[j] = static_cast<float>(best.pic);
       }
-      if (table) {
-        std::copy_n(best_pic_row + i, len, table->pic.data() + row);
-        std::copy_n(best_gain_row + i, len, table->gain.data() + row);
-        std::copy_n(best_loss_row + i, len, table->loss.data() + row);
-        std::copy_n(best_parts_row + i, len, table->parts.data() + row);
-      }
+      magnitude = MaxMagnitudeBits(magnitude, best_float_row + i, len);
+      if (table) std::copy_n(best_row + i, len, table->data() + row);
       if (parent_sums) {
-        const double* t_pic = best_pic_row + i;
-        const double* t_gain = best_gain_row + i;
-        const double* t_loss = best_loss_row + i;
-        const int64_t* t_parts = best_parts_row + i;
-        double* sum_pic = parent_sums->pic.data() + row;
-        double* sum_gain = parent_sums->gain.data() + row;
-        double* sum_loss = parent_sums->loss.data() + row;
-        int64_t* sum_parts = parent_sums->parts.data() + row;
-        if (first_child) {
-          for (int32_t q = 0; q < len; ++q) {
-            sum_pic[q] = 0.0 + t_pic[q];
-            sum_gain[q] = 0.0 + t_gain[q];
-            sum_loss[q] = 0.0 + t_loss[q];
-            sum_parts[q] = t_parts[q];
-          }
-        } else {
-          for (int32_t q = 0; q < len; ++q) {
-            sum_pic[q] += t_pic[q];
-            sum_gain[q] += t_gain[q];
-            sum_loss[q] += t_loss[q];
-            sum_parts[q] += t_parts[q];
-          }
-        }
+        Cell* sum = parent_sums->data() + row;
+        if (first_child) std::fill_n(sum, len, Cell{0, 0, 0, 0});
+        AddCells(sum, best_row + i, len);
       }
     }
     if (sums[k]) scratch.pool.push_back(std::move(sums[k]));
@@ -460,9 +448,8 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
   if (scratch[0].stride == 0) scratch[0].Resize(n);
   for (NodeId k : upper_) solve_node(k, scratch[0]);
 
-  const NodeTable& root = *tables[Hierarchy::kRoot];
-  size_t whole = TriangleIndex(n, 0, n - 1);
-  solution.best = {root.gain[whole], root.loss[whole], root.parts[whole]};
+  const Cell& whole = (*tables[Hierarchy::kRoot])[TriangleIndex(n, 0, n - 1)];
+  solution.best = {whole.gain, whole.loss, static_cast<int64_t>(whole.parts)};
   return solution;
 }
 
@@ -486,11 +473,12 @@ Partition SpatiotemporalAggregation::Best(double p) const {
     stack.pop_back();
     const size_t index =
         static_cast<size_t>(area.node) * triangle + TriangleIndex(n, area.i, area.j);
-    const int32_t cut = area.atom ? area.j : solution.cut[index];
+    const uint16_t choice = solution.choice[index];
+    const int32_t cut = area.atom ? area.j : area.i + (choice & ~kSpatial);
     if (cut != area.j) {
       stack.push_back({area.node, area.i, cut, true});
       stack.push_back({area.node, cut + 1, area.j, false});
-    } else if (solution.spatial[index]) {
+    } else if (choice & kSpatial) {
       for (NodeId child : tree.Children(area.node)) stack.push_back({child, area.i, area.j, false});
     } else {
       partition.parts.push_back({area.node, area.i, area.j,

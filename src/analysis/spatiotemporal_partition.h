@@ -17,11 +17,13 @@
 // of a row i runs over c outside and a block of j inside: atom[k,i,c] plus
 // a contiguous block of row c + 1 of best's pIC (kept in a square layout,
 // -inf below the diagonal), keeping per j the largest pIC, the second
-// largest and the first c reaching the largest (vectorised, AVX-512/AVX2
-// clones). The tie rule then needs, per interval, only the largest cut
-// against the atom (without branches) unless the second is within
-// tolerance too, when every cut within tolerance is checked in order of c,
-// as a plain scan would.
+// largest and the first c reaching the largest (vectorised: 16 float lanes
+// with AVX-512, 8 with AVX2). The scan runs in float, twice the lanes of
+// double; its rounding error is bounded by the node's largest magnitude.
+// The tie rule then needs, per interval, only the largest cut against the
+// atom (without branches, in double) unless the second may be within
+// tolerance too (rounding included), when every cut within tolerance is
+// checked in double in order of c, as a plain scan would.
 //
 // Subtrees are solved in parallel: a frontier of disjoint subtrees is cut
 // from the top of the tree, each solved by one worker, then the nodes above
@@ -42,7 +44,10 @@ namespace macroscope::analysis {
 
 class SpatiotemporalAggregation : public Aggregation {
  public:
-  // threads = 0: DefaultThreadCount().
+  static constexpr int32_t kMaxSlices = 0x8000;
+
+  // threads = 0: DefaultThreadCount(). Throws std::invalid_argument beyond
+  // kMaxSlices.
   explicit SpatiotemporalAggregation(SpatiotemporalQualities qualities, int threads = 0);
 
   int32_t slices() const override { return qualities_.slices(); }
@@ -53,14 +58,15 @@ class SpatiotemporalAggregation : public Aggregation {
   const SpatiotemporalQualities& qualities() const { return qualities_; }
 
  private:
+  // Per (node, interval [i, j]), one choice: the low bits hold c - i for
+  // the leftmost cut c (j - i: best is the atom), kSpatial is set when the
+  // atom is the children's best rather than the part. So |T| <= kMaxSlices.
+  static constexpr uint16_t kSpatial = 0x8000;
   struct Solution {
-    // Per (node, interval): cut = j: best is the atom; else the leftmost
-    // cut c. spatial: the atom is the children's best, not the part.
-    std::unique_ptr<int32_t[]> cut;
-    std::unique_ptr<char[]> spatial;
+    std::unique_ptr<uint16_t[]> choice;
     Quality best;  // of (root, whole range)
   };
-  // keep_cuts: fill Solution::cut and ::spatial (needed only to rebuild
+  // keep_cuts: fill Solution::choice (needed only to rebuild
   // the partition).
   Solution Solve(double p, bool keep_cuts) const;
 

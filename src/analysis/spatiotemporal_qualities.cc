@@ -26,8 +26,8 @@ SpatiotemporalQualities SpatiotemporalQualities::Compute(const MicroModel& model
   const Hierarchy& tree = model.hierarchy();
   const int32_t n = model.slices();
   const size_t triangle = TriangleSize(n);
-  // Qualities (2 doubles) plus, per p, best cuts (int32 + flag) per cell.
-  const uint64_t bytes = static_cast<uint64_t>(tree.size()) * triangle * (2 * sizeof(double) + 5);
+  // Qualities (2 doubles) plus, per p, the best's choice (16 bits) per cell.
+  const uint64_t bytes = static_cast<uint64_t>(tree.size()) * triangle * (2 * sizeof(double) + sizeof(uint16_t));
   if (bytes > kMaxBytes) {
     throw UserError("spatiotemporal aggregation of " + std::to_string(tree.size()) +
                     " nodes over " + std::to_string(n) + " slices needs " +

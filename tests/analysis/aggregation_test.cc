@@ -138,6 +138,28 @@ TEST(SpatiotemporalAggregationTest, OneLeafMatchesTemporal) {
   }
 }
 
+// Cuts whose pIC differ by less than float's precision, but more than the
+// tie tolerance: mirrored series, one side scaled by 1 +- 3e-8. The
+// spatiotemporal cut scan runs in float and must decide in double there,
+// as the temporal one does throughout.
+TEST(SpatiotemporalAggregationTest, NearTiesBeyondFloatPrecision) {
+  for (double scale : {1 + 3e-8, 1 - 3e-8}) {
+    const std::vector<double> half = {40, 3, 17, 90, 5, 5, 61};
+    std::vector<double> series(half.rbegin(), half.rend());
+    for (double v : half) series.push_back(v * scale);
+    MicroModel model = testing::SeriesModel({series});
+    TemporalAggregation temporal(TemporalQualities::Compute(model));
+    SpatiotemporalAggregation spatial(SpatiotemporalQualities::Compute(model));
+    for (double p = 0; p <= 1.0; p += 0.01) {
+      Quality a = temporal.Evaluate(p);
+      Quality b = spatial.Best(p).quality;
+      EXPECT_NEAR(a.gain, b.gain, 1e-12 * (1 + a.gain)) << scale << " " << p;
+      EXPECT_NEAR(a.loss, b.loss, 1e-12 * (1 + a.loss)) << scale << " " << p;
+      EXPECT_EQ(a.parts, b.parts) << scale << " " << p;
+    }
+  }
+}
+
 // Sparse models: all-zero series and nodes cost nothing and change nothing.
 TEST(SpatiotemporalAggregationTest, ZeroCellsAndNodes) {
   MicroModel model = testing::RandomModel(3, 5, 3, true, 0.7);

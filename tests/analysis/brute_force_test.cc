@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "analysis/p_list.h"
 #include "analysis/spatiotemporal_partition.h"
 #include "analysis/temporal_partition.h"
 #include "test_models.h"
@@ -74,8 +75,10 @@ struct BestPerP {
   std::vector<Quality> best;
   std::vector<bool> set;
   Quality reference;
-  explicit BestPerP(Quality full) : reference(full) {
+  // Checks p = 0, 0.05, ..., 1 and `extra` p values.
+  explicit BestPerP(Quality full, const std::vector<double>& extra = {}) : reference(full) {
     for (int k = 0; k <= 20; ++k) ps.push_back(k / 20.0);
+    ps.insert(ps.end(), extra.begin(), extra.end());
     best.resize(ps.size());
     set.assign(ps.size(), false);
   }
@@ -186,7 +189,16 @@ TEST_P(SpatiotemporalBruteForce, OptimalOverAllPartitions) {
     for (NodeId leaf : LeavesUnder(tree, k)) node_leaves[k].push_back(*model.LeafIndex(leaf));
   }
   std::vector<char> covered(n * width, 0);
-  BestPerP best(part[Hierarchy::kRoot][n - 1]);
+  // Beside each significant p, 1e-7 away: there the pIC of the partitions
+  // that swap differ by far less than float's precision (the cut scan's
+  // float must then defer to double) but more than the tie tolerance.
+  std::vector<double> near_breakpoints;
+  for (const PListEntry& entry : SignificantPsExact(aggregation)) {
+    for (double p : {entry.p - 1e-7, entry.p + 1e-7}) {
+      if (p >= 0 && p <= 1) near_breakpoints.push_back(p);
+    }
+  }
+  BestPerP best(part[Hierarchy::kRoot][n - 1], near_breakpoints);
   int64_t tilings = 0;
   std::function<void(double, double, int64_t)> enumerate = [&](double gain, double loss,
                                                                int64_t parts) {
