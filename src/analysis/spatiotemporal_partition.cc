@@ -37,8 +37,9 @@ __attribute__((target_clones("avx2", "default"))) void AddCells(Cell* to, const 
 }
 
 // The bits of the largest magnitude of `len` floats, at least `m`: an
-// integer max, which vectorises, and orders inf and NaN above the rest.
-uint32_t MaxMagnitudeBits(uint32_t m, const float* x, int32_t len) {
+// integer max, which vectorises (AVX2 has an unsigned one), and orders inf
+// and NaN above the rest.
+__attribute__((target_clones("avx2", "default"))) uint32_t MaxMagnitudeBits(uint32_t m, const float* x, int32_t len) {
   for (int32_t q = 0; q < len; ++q) m = std::max(m, std::bit_cast<uint32_t>(x[q]) & 0x7fffffffU);
   return m;
 }
