@@ -44,6 +44,21 @@ __attribute__((target_clones("avx2", "default"))) uint32_t MaxMagnitudeBits(uint
   return m;
 }
 
+// For q in [1, len): whether every cut of (i, i + q) is below its atom by
+// more than the part's tie tolerance, from the scan's largest cut top[q]
+// and the atom's pIC rounded to float (both within `slack` of their double
+// values): then the atom is the best, with no need to look at the cut.
+// part_gain, part_loss and atom are at q, top at i + q.
+__attribute__((target_clones("avx2", "default"))) void AtomWins(double p, double slack, const float* top,
+                                                                const float* atom, const double* part_gain,
+                                                                const double* part_loss, int32_t len,
+                                                                char* wins) {
+  for (int32_t q = 1; q < len; ++q) {
+    const double tolerance = TieRule(p, part_gain[q], part_loss[q]).pic_tolerance();
+    wins[q] = static_cast<double>(top[q]) + 2 * slack < static_cast<double>(atom[q]) - tolerance;
+  }
+}
+
 // The best partitions of one node, for every interval (triangle layout).
 using NodeTable = std::vector<Cell>;
 
@@ -95,6 +110,7 @@ struct Scratch {
   std::vector<float> top;     // largest pIC of a cut (rounded sums), per j
   std::vector<float> second;  // the second largest (equal values count twice)
   std::vector<float> arg;     // the first c reaching `top`
+  std::vector<char> atom_wins;  // per j - i, see AtomWins
   // Tables no longer in use, for reuse.
   std::vector<std::unique_ptr<NodeTable>> pool;
   void Resize(int32_t n) {
@@ -110,6 +126,7 @@ struct Scratch {
     top.resize(stride);
     second.resize(stride);
     arg.resize(stride);
+    atom_wins.resize(n);
   }
 };
 
@@ -374,16 +391,16 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
               scratch.second.data(), scratch.arg.data());
       best_row[i] = atom[0];  // (i, i): the atom
       best_float_row[i] = atom_float[0];
+      // The common case where aggregating wins: the atom, cuts unseen.
+      AtomWins(p, slack, scratch.top.data() + i, atom_float, part_gain, part_loss, len, scratch.atom_wins.data());
       for (int32_t j = i + 1; j < n; ++j) {
-        const Tolerances tol(p, part_gain[j - i], part_loss[j - i]);
-        if (scratch.top[j] + slack < atom[j - i].pic - tol.pic) {
-          // Every cut is below the atom by more than the tolerance, rounding
-          // included: the atom (the common case where aggregating wins).
+        if (scratch.atom_wins[j - i]) {
           if (choice) choice[row + (j - i)] |= static_cast<uint16_t>(j - i);
           best_row[j] = atom[j - i];
           best_float_row[j] = atom_float[j - i];
           continue;
         }
+        const Tolerances tol(p, part_gain[j - i], part_loss[j - i]);
         // (r, j) at column[r * stride]
         const Cell* column = square + j;
         // The scan's largest cut, in double.
