@@ -94,6 +94,13 @@ constexpr int32_t kBlock = 16;
 // How many rows ahead the qualities are prefetched.
 constexpr int32_t kPrefetchRows = 3;
 
+// 0, 1, 2, ... as floats, for the cut scan.
+const std::vector<float> kIndexes = [] {
+  std::vector<float> indexes(SpatiotemporalAggregation::kMaxSlices);
+  for (size_t k = 0; k < indexes.size(); ++k) indexes[k] = static_cast<float>(k);
+  return indexes;
+}();
+
 // A worker's scratch for one node: the spatial cuts and the atoms of the
 // current row i ((i, j) at [j - i]); the node's best in a square layout, row
 // r holding (r, j) at [r * stride + j]; its pIC rounded to float in the same
@@ -158,9 +165,11 @@ template <class V>
     }
     const int32_t c_end = std::min(j0 + kBlock, n) - 1;  // c < the block's last j
     const float* row = square + static_cast<size_t>(i + 1) * stride + j0;
-    V cv = V{} + static_cast<float>(i);  // c, in every lane
-    for (int32_t c = i; c < c_end; ++c, row += stride, cv += 1.0F) {
-      const V s = V{} + atom[c - i];
+    for (int32_t c = i; c < c_end; ++c, row += stride) {
+      // Broadcasts from memory (x - 0 is x, and folds; x + 0 is not, for
+      // x = -0): loads, not arithmetic, which is the scan's bottleneck.
+      const V s = atom[c - i] - V{};
+      const V cv = kIndexes[c] - V{};  // c, in every lane
       for (int v = 0; v < kVecs; ++v) {
         V x;
         std::memcpy(&x, row + kLanes * v, sizeof(x));
