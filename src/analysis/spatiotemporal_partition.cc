@@ -94,13 +94,6 @@ constexpr int32_t kBlock = 16;
 // How many rows ahead the qualities are prefetched.
 constexpr int32_t kPrefetchRows = 3;
 
-// 0, 1, 2, ... as floats, for the cut scan.
-const std::vector<float> kIndexes = [] {
-  std::vector<float> indexes(SpatiotemporalAggregation::kMaxSlices);
-  for (size_t k = 0; k < indexes.size(); ++k) indexes[k] = static_cast<float>(k);
-  return indexes;
-}();
-
 // A worker's scratch for one node: the spatial cuts and the atoms of the
 // current row i ((i, j) at [j - i]); the node's best in a square layout, row
 // r holding (r, j) at [r * stride + j]; its pIC rounded to float in the same
@@ -118,6 +111,7 @@ struct Scratch {
   std::vector<float> second;  // the second largest (equal values count twice)
   std::vector<float> arg;     // the first c reaching `top`
   std::vector<char> atom_wins;  // per j - i, see AtomWins
+  std::vector<float> indexes;   // 0, 1, ..., n - 1, for the scan's arg
   // Tables no longer in use, for reuse.
   std::vector<std::unique_ptr<NodeTable>> pool;
   void Resize(int32_t n) {
@@ -134,6 +128,8 @@ struct Scratch {
     second.resize(stride);
     arg.resize(stride);
     atom_wins.resize(n);
+    indexes.resize(n);
+    for (int32_t k = 0; k < n; ++k) indexes[k] = static_cast<float>(k);
   }
 };
 
@@ -146,9 +142,9 @@ struct Scratch {
 // V is a vector of floats (a block is kBlock / lanes of them); max and min
 // are exact, so the results do not depend on the lane order.
 template <class V>
-[[gnu::always_inline]] inline void ScanRowWith(const float* atom, const float* square, int32_t stride,
-                                               int32_t n, int32_t i, float* top, float* second,
-                                               float* arg) {
+[[gnu::always_inline]] inline void ScanRowWith(const float* atom, const float* indexes, const float* square,
+                                               int32_t stride, int32_t n, int32_t i, float* top,
+                                               float* second, float* arg) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
   constexpr int kVecs = kBlock / kLanes;
   const V minus_inf = V{} - std::numeric_limits<float>::infinity();
@@ -169,7 +165,7 @@ template <class V>
       // Broadcasts from memory (x - 0 is x, and folds; x + 0 is not, for
       // x = -0): loads, not arithmetic, which is the scan's bottleneck.
       const V s = atom[c - i] - V{};
-      const V cv = kIndexes[c] - V{};  // c, in every lane
+      const V cv = indexes[c] - V{};  // c, in every lane
       for (int v = 0; v < kVecs; ++v) {
         V x;
         std::memcpy(&x, row + kLanes * v, sizeof(x));
@@ -194,22 +190,24 @@ using Vec16f = float __attribute__((vector_size(64)));
 
 // 16 lanes where AVX-512 has them; 8 (AVX2) or 4 (baseline) elsewhere,
 // where wider vectors would be split into slow code.
-__attribute__((target("avx512f"))) void ScanRow512(const float* atom, const float* square, int32_t stride,
-                                                  int32_t n, int32_t i, float* top, float* second,
-                                                  float* arg) {
-  ScanRowWith<Vec16f>(atom, square, stride, n, i, top, second, arg);
+__attribute__((target("avx512f"))) void ScanRow512(const float* atom, const float* indexes, const float* square,
+                                                  int32_t stride, int32_t n, int32_t i, float* top,
+                                                  float* second, float* arg) {
+  ScanRowWith<Vec16f>(atom, indexes, square, stride, n, i, top, second, arg);
 }
 
-__attribute__((target_clones("avx2", "default"))) void ScanRow256(const float* atom, const float* square,
-                                                                  int32_t stride, int32_t n, int32_t i,
-                                                                  float* top, float* second, float* arg) {
-  ScanRowWith<Vec8f>(atom, square, stride, n, i, top, second, arg);
+__attribute__((target_clones("avx2", "default"))) void ScanRow256(const float* atom, const float* indexes,
+                                                                  const float* square, int32_t stride, int32_t n,
+                                                                  int32_t i, float* top, float* second,
+                                                                  float* arg) {
+  ScanRowWith<Vec8f>(atom, indexes, square, stride, n, i, top, second, arg);
 }
 
-void ScanRow(const float* atom, const float* square, int32_t stride, int32_t n, int32_t i, float* top,
-             float* second, float* arg) {
+// indexes: 0, 1, ..., n - 1 as floats (broadcast into `arg`).
+void ScanRow(const float* atom, const float* indexes, const float* square, int32_t stride, int32_t n, int32_t i,
+             float* top, float* second, float* arg) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  (avx512 ? ScanRow512 : ScanRow256)(atom, square, stride, n, i, top, second, arg);
+  (avx512 ? ScanRow512 : ScanRow256)(atom, indexes, square, stride, n, i, top, second, arg);
 }
 
 // Post-order of the subtree under `top`.
@@ -396,7 +394,7 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
                                : std::numeric_limits<double>::infinity();
       Cell* best_row = square + static_cast<size_t>(i) * stride;
       float* best_float_row = scratch.square_float.data() + static_cast<size_t>(i) * stride;
-      ScanRow(atom_float, scratch.square_float.data(), stride, n, i, scratch.top.data(),
+      ScanRow(atom_float, scratch.indexes.data(), scratch.square_float.data(), stride, n, i, scratch.top.data(),
               scratch.second.data(), scratch.arg.data());
       best_row[i] = atom[0];  // (i, i): the atom
       best_float_row[i] = atom_float[0];
