@@ -1,7 +1,5 @@
 // `macroscope serve`: reads the traces, then serves the web UI and the JSON
 // API of docs/serve.md until SIGINT or SIGTERM.
-#include <malloc.h>
-
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -64,12 +62,6 @@ void RunServe(ServeArgs& args) {
   }
   // Writing to a client that went away must not kill the server.
   std::signal(SIGPIPE, SIG_IGN);
-  // Window answers are buffers of a few to tens of MB, one per request.
-  // By default glibc maps each from the kernel and unmaps it after, so
-  // every request pays its pages' faults again (a fifth of a large
-  // window's time); kept in the heap, they are reused.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
   server::Server http(std::move(served), args.server);
   http.Bind();
   running = &http;

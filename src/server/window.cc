@@ -1,8 +1,10 @@
 #include "server/window.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
+#include <string_view>
 #include <utility>
 
 #include "analysis/parallel.h"
@@ -124,29 +126,25 @@ class WindowBuilder {
     }
   }
 
-  // The rows gathered, as the elements of a JSON array (no brackets).
-  std::string Rows(uint64_t& shown, uint64_t& hidden) const {
-    JsonWriter w;
-    w.Reserve(64 * primitives_ + 16);  // about what one primitive takes
-    w.BeginArray();
+  // The rows gathered, as elements of the array `w` is in; a value is
+  // written as its index in the answer's table (index_of, by StringId).
+  void WriteRows(JsonWriter& w, const std::vector<uint32_t>& index_of) const {
     for (const auto& [key, row] : rows_) {
       w.BeginObject().Key("container").Integer(key.first).Key("type").Integer(key.second);
       w.Key("kind").String(TypeKindName(row.kind));
       w.Key("items").BeginArray();
-      for (const Item& item : row.items) WriteItem(w, row.kind, item);
+      for (const Item& item : row.items) WriteItem(w, row.kind, item, index_of);
       w.EndArray().Key("summaries").BeginArray();
-      for (const Summary& summary : row.summaries) {
-        WriteSummary(w, row.kind, summary);
-        hidden += summary.count;
-      }
+      for (const Summary& summary : row.summaries) WriteSummary(w, row.kind, summary, index_of);
       w.EndArray().EndObject();
-      shown += row.items.size();
     }
-    w.EndArray();
-    std::string text = w.Take();
-    return text.substr(1, text.size() - 2);
   }
 
+  bool empty() const { return rows_.empty(); }
+  // The values the rows name, each once, in no set order.
+  const std::vector<StringId>& values_used() const { return values_used_; }
+  uint64_t shown() const { return shown_; }
+  uint64_t hidden() const { return hidden_; }
   size_t primitives() const { return primitives_; }
 
  private:
@@ -268,36 +266,65 @@ class WindowBuilder {
     if (row.items.empty() && row.summaries.empty()) return;
     primitives_ += row.items.size() + row.summaries.size();
     if (primitives_ > kMaxPrimitives) TooManyPrimitives();
+    Account(row);
     rows_.emplace(std::make_pair(container, type), std::move(row));
   }
 
-  void WriteItem(JsonWriter& w, TypeKind kind, const Item& item) const {
-    const EntityStore& s = trace_.stores()[item.store];
-    const uint32_t i = item.index;
-    std::string id = std::to_string(item.store);  // short: no allocation
-    id += ':';
-    id += std::to_string(i);
-    w.BeginObject().Key("id").String(id).Key("start").Number(s.start[i]);
-    if (kind != TypeKind::kEvent) w.Key("end").Number(s.end[i]);
-    if (kind == TypeKind::kVariable) {
-      w.Key("number").Number(s.number[i]);
-    } else {
-      w.Key("value").String(trace_.Str(s.value[i]));
-    }
-    if (kind == TypeKind::kState) w.Key("level").Integer(s.level[i]);
-    if (kind == TypeKind::kLink) w.Key("from").Integer(s.peer_start[i]).Key("to").Integer(s.peer_end[i]);
-    w.EndObject();
+  // Counts the row's entities and notes the values it names.
+  void Account(const Row& row) {
+    shown_ += row.items.size();
+    for (const Summary& summary : row.summaries) hidden_ += summary.count;
+    if (row.kind == TypeKind::kVariable) return;
+    for (const Item& item : row.items) UseValue(trace_.stores()[item.store].value[item.index]);
+    for (const Summary& summary : row.summaries) UseValue(summary.value);
   }
 
-  void WriteSummary(JsonWriter& w, TypeKind kind, const Summary& summary) const {
-    w.BeginObject().Key("start").Number(summary.start).Key("end").Number(summary.end);
+  // Value tables are sized by the largest value used, not by the string
+  // pool (which holds every link key and user field too).
+  void UseValue(StringId value) {
+    if (value >= value_used_.size()) value_used_.resize(std::max<size_t>(value + 1, 2 * value_used_.size()));
+    if (value_used_[value]) return;
+    value_used_[value] = true;
+    values_used_.push_back(value);
+  }
+
+  // [id, start, (end), value index or number, (level), (from, to)]: the
+  // fields of the entity's kind, in the order of docs/serve.md.
+  void WriteItem(JsonWriter& w, TypeKind kind, const Item& item, const std::vector<uint32_t>& index_of) const {
+    const EntityStore& s = trace_.stores()[item.store];
+    const uint32_t i = item.index;
+    char id[24];
+    w.BeginArray().String(EntityId(item.store, i, id)).Number(s.start[i]);
+    if (kind != TypeKind::kEvent) w.Number(s.end[i]);
     if (kind == TypeKind::kVariable) {
-      w.Key("min").Number(summary.min).Key("max").Number(summary.max);
+      w.Number(s.number[i]);
     } else {
-      w.Key("value").String(trace_.Str(summary.value));
+      w.Integer(index_of[s.value[i]]);
     }
-    if (kind == TypeKind::kState) w.Key("level").Integer(summary.level);
-    w.Key("count").Integer(static_cast<int64_t>(summary.count)).EndObject();
+    if (kind == TypeKind::kState) w.Integer(s.level[i]);
+    if (kind == TypeKind::kLink) w.Integer(s.peer_start[i]).Integer(s.peer_end[i]);
+    w.EndArray();
+  }
+
+  // [start, end, value index or min and max, (level), count].
+  static void WriteSummary(JsonWriter& w, TypeKind kind, const Summary& summary,
+                           const std::vector<uint32_t>& index_of) {
+    w.BeginArray().Number(summary.start).Number(summary.end);
+    if (kind == TypeKind::kVariable) {
+      w.Number(summary.min).Number(summary.max);
+    } else {
+      w.Integer(index_of[summary.value]);
+    }
+    if (kind == TypeKind::kState) w.Integer(summary.level);
+    w.Integer(static_cast<int64_t>(summary.count)).EndArray();
+  }
+
+  // "S:I" in `buffer`, without allocating (a uint32_t has at most 10 digits).
+  static std::string_view EntityId(uint32_t store, uint32_t index, char (&buffer)[24]) {
+    char* end = std::to_chars(buffer, buffer + 10, store).ptr;
+    *end++ = ':';
+    end = std::to_chars(end, buffer + sizeof buffer, index).ptr;
+    return {buffer, static_cast<size_t>(end - buffer)};
   }
 
   const Trace& trace_;
@@ -312,12 +339,171 @@ class WindowBuilder {
   std::map<TypeId, std::vector<LinkRef>> links_;
   std::map<std::pair<ContainerId, TypeId>, Row> rows_;
   size_t primitives_ = 0;
+  uint64_t shown_ = 0, hidden_ = 0;
+  std::vector<bool> value_used_;  // by StringId, grown as values come
+  std::vector<StringId> values_used_;
 };
 
-}  // namespace
+// The values an answer names, each once, sorted by name; index_of gives
+// a value's index by StringId.
+struct ValueTable {
+  std::vector<StringId> values;
+  std::vector<uint32_t> index_of;
+};
+
+ValueTable MakeValueTable(const Trace& trace, const std::vector<WindowBuilder>& builders) {
+  ValueTable table;
+  for (const WindowBuilder& builder : builders) {
+    table.values.insert(table.values.end(), builder.values_used().begin(), builder.values_used().end());
+  }
+  std::sort(table.values.begin(), table.values.end());
+  table.values.erase(std::unique(table.values.begin(), table.values.end()), table.values.end());
+  table.index_of.resize(table.values.empty() ? 0 : table.values.back() + 1);
+  std::sort(table.values.begin(), table.values.end(),
+            [&](StringId a, StringId b) { return trace.Str(a) < trace.Str(b); });
+  for (size_t k = 0; k < table.values.size(); ++k) table.index_of[table.values[k]] = static_cast<uint32_t>(k);
+  return table;
+}
+
+// Room reserved per item or summary: 23 bytes with integer times, 40 with
+// ten significant digits (docs/serve.md). Generous, as a reserve is only
+// address space while a short one costs a copy.
+constexpr size_t kBytesPerPrimitive = 40;
+
+// The answer up to its first row: the window, the value table, and the
+// opened "rows", with room for the whole answer.
+JsonWriter Head(const Trace& trace, const WindowRequest& request, const ValueTable& table, size_t primitives) {
+  JsonWriter w;
+  w.Reserve(kBytesPerPrimitive * primitives + 64 * table.values.size() + 4096);
+  w.BeginObject().Key("start").Number(request.start).Key("end").Number(request.end);
+  w.Key("width").Integer(request.width).Key("values").BeginArray();
+  for (StringId value : table.values) w.String(trace.Str(value));
+  w.EndArray().Key("rows").BeginArray();
+  return w;
+}
+
+// The parts' texts appended to the first one (the head), then the totals.
+std::string Join(std::vector<JsonWriter>& parts, uint64_t shown, uint64_t hidden) {
+  const std::string tail = "],\"shown\":" + std::to_string(shown) + ",\"hidden\":" + std::to_string(hidden) + "}";
+  size_t size = tail.size();
+  for (const JsonWriter& part : parts) size += part.size();
+  std::string out = parts.front().Take();
+  out.reserve(size);  // a no-op when the head's estimate was enough
+  for (size_t k = 1; k < parts.size(); ++k) out += parts[k].text();
+  out += tail;
+  return out;
+}
 
 // Below this many entities in the asked rows, one thread answers.
 constexpr size_t kEntitiesPerThread = 200'000;
+
+// The stores to answer and how they are split among threads.
+struct Plan {
+  std::vector<bool> selected;  // by container
+  std::vector<uint32_t> stores, links;
+  // Parts are runs of whole containers with about the same number of
+  // entities, so that their rows, answered in order, follow one another:
+  // part p answers stores[part_begin[p], part_begin[p + 1]) and the links
+  // starting in [first_container[p], first_container[p + 1]).
+  std::vector<size_t> part_begin{0};
+  std::vector<ContainerId> first_container{0};
+  int parts() const { return static_cast<int>(part_begin.size()) - 1; }
+};
+
+std::vector<bool> Selected(size_t size, const std::vector<uint32_t>& ids, const char* what) {
+  std::vector<bool> selected(size, ids.empty());
+  for (uint32_t id : ids) {
+    if (id >= size) NotFound(std::string("unknown ") + what + " " + std::to_string(id));
+    selected[id] = true;
+  }
+  return selected;
+}
+
+Plan MakePlan(const Trace& trace, const WindowRequest& request) {
+  Plan plan;
+  plan.selected = Selected(trace.containers().size(), request.containers, "container");
+  const std::vector<bool> kept_types = Selected(trace.types().size(), request.types, "type");
+  // The rows to answer, by container; links apart (few, any container's).
+  size_t entities = 0;
+  for (uint32_t index = 0; index < trace.stores().size(); ++index) {
+    const EntityStore& s = trace.stores()[index];
+    if (!kept_types[s.type]) continue;
+    if (s.kind == TypeKind::kLink) {
+      plan.links.push_back(index);
+    } else if (plan.selected[s.container]) {
+      plan.stores.push_back(index);
+      entities += s.size();
+    }
+  }
+  std::stable_sort(plan.stores.begin(), plan.stores.end(), [&](uint32_t a, uint32_t b) {
+    return trace.stores()[a].container < trace.stores()[b].container;
+  });
+  const size_t parts =
+      std::clamp<size_t>(entities / kEntitiesPerThread, 1, static_cast<size_t>(analysis::DefaultThreadCount()));
+  size_t done = 0;
+  for (size_t k = 0; k < plan.stores.size(); ++k) {
+    const EntityStore& s = trace.stores()[plan.stores[k]];
+    const bool new_container = k > 0 && s.container != trace.stores()[plan.stores[k - 1]].container;
+    if (new_container && plan.part_begin.size() < parts && done * parts >= entities * plan.part_begin.size()) {
+      plan.part_begin.push_back(k);
+      plan.first_container.push_back(s.container);
+    }
+    done += s.size();
+  }
+  plan.part_begin.push_back(plan.stores.size());
+  plan.first_container.push_back(static_cast<ContainerId>(trace.containers().size()));
+  return plan;
+}
+
+// Each part's rows, gathered by one thread each.
+std::vector<WindowBuilder> Gather(const Trace& trace, const WindowRequest& request, const Plan& plan) {
+  std::vector<StringId> values;
+  for (const auto& name : request.values) {
+    StringId id = trace.strings().Find(name);
+    if (id != StringPool::kNoId) values.push_back(id);
+  }
+  std::vector<WindowBuilder> builders;
+  builders.reserve(plan.parts());
+  for (int part = 0; part < plan.parts(); ++part) builders.emplace_back(trace, request).SetValueFilter(values);
+  analysis::ParallelFor(plan.parts(), plan.parts(), [&](int64_t part, int) {
+    WindowBuilder& builder = builders[part];
+    for (size_t k = plan.part_begin[part]; k < plan.part_begin[part + 1]; ++k) builder.AddStore(plan.stores[k]);
+    for (uint32_t index : plan.links) {
+      builder.CollectLinks(index, plan.selected, plan.first_container[part], plan.first_container[part + 1]);
+    }
+    builder.AddLinks();
+  });
+  return builders;
+}
+
+// The answer from the gathered parts. Value indexes are the answer's, so
+// the table comes before any row is written; then each part writes its
+// rows, in parallel, after those of the parts before it.
+std::string Write(const Trace& trace, const WindowRequest& request, const std::vector<WindowBuilder>& builders) {
+  size_t primitives = 0;
+  uint64_t shown = 0, hidden = 0;
+  for (const WindowBuilder& builder : builders) {
+    primitives += builder.primitives();
+    shown += builder.shown();
+    hidden += builder.hidden();
+  }
+  if (primitives > kMaxPrimitives) TooManyPrimitives();
+  const ValueTable table = MakeValueTable(trace, builders);
+  const int parts = static_cast<int>(builders.size());
+  std::vector<JsonWriter> texts(parts);
+  texts[0] = Head(trace, request, table, primitives);
+  bool rows_before = !builders[0].empty();
+  for (int part = 1; part < parts; ++part) {
+    texts[part].Reserve(kBytesPerPrimitive * builders[part].primitives());
+    texts[part].ResumeArray(rows_before);
+    rows_before = rows_before || !builders[part].empty();
+  }
+  analysis::ParallelFor(parts, parts,
+                        [&](int64_t part, int) { builders[part].WriteRows(texts[part], table.index_of); });
+  return Join(texts, shown, hidden);
+}
+
+}  // namespace
 
 std::string WindowJson(const Trace& trace, const WindowRequest& request) {
   if (!(request.start < request.end)) BadRequest("start must be before end");
@@ -325,93 +511,8 @@ std::string WindowJson(const Trace& trace, const WindowRequest& request) {
     BadRequest("width must be in [1, " + std::to_string(kMaxWidth) + "]");
   }
   if (!((request.end - request.start) / request.width > 0)) BadRequest("the window is too narrow");
-  std::vector<bool> selected(trace.containers().size(), request.containers.empty());
-  for (ContainerId c : request.containers) {
-    if (c >= selected.size()) NotFound("unknown container " + std::to_string(c));
-    selected[c] = true;
-  }
-  std::vector<bool> kept_types(trace.types().size(), request.types.empty());
-  for (TypeId t : request.types) {
-    if (t >= kept_types.size()) NotFound("unknown type " + std::to_string(t));
-    kept_types[t] = true;
-  }
-  std::vector<StringId> values;
-  for (const auto& name : request.values) {
-    StringId id = trace.strings().Find(name);
-    if (id != StringPool::kNoId) values.push_back(id);
-  }
-  // The rows to answer, by container; links apart (few, any container's).
-  std::vector<uint32_t> stores, links;
-  size_t entities = 0;
-  for (uint32_t index = 0; index < trace.stores().size(); ++index) {
-    const EntityStore& s = trace.stores()[index];
-    if (!kept_types[s.type]) continue;
-    if (s.kind == TypeKind::kLink) {
-      links.push_back(index);
-    } else if (selected[s.container]) {
-      stores.push_back(index);
-      entities += s.size();
-    }
-  }
-  std::stable_sort(stores.begin(), stores.end(), [&](uint32_t a, uint32_t b) {
-    return trace.stores()[a].container < trace.stores()[b].container;
-  });
-  // Parts are runs of whole containers with about the same number of
-  // entities, so that their rows, answered in order, follow one another.
-  const int parts = static_cast<int>(
-      std::clamp<size_t>(entities / kEntitiesPerThread, 1, static_cast<size_t>(analysis::DefaultThreadCount())));
-  std::vector<size_t> part_begin{0};
-  std::vector<ContainerId> first_container{0};
-  size_t done = 0;
-  for (size_t k = 0; k < stores.size(); ++k) {
-    const EntityStore& s = trace.stores()[stores[k]];
-    const bool new_container = k > 0 && s.container != trace.stores()[stores[k - 1]].container;
-    if (new_container && static_cast<int>(part_begin.size()) < parts &&
-        done * parts >= entities * part_begin.size()) {
-      part_begin.push_back(k);
-      first_container.push_back(s.container);
-    }
-    done += s.size();
-  }
-  part_begin.push_back(stores.size());
-  first_container.push_back(static_cast<ContainerId>(trace.containers().size()));
-  const int used = static_cast<int>(part_begin.size()) - 1;
-  std::vector<std::string> rows(used);
-  std::vector<uint64_t> shown(used, 0), hidden(used, 0);
-  std::vector<size_t> primitives(used, 0);
-  analysis::ParallelFor(used, used, [&](int64_t part, int) {
-    WindowBuilder builder(trace, request);
-    builder.SetValueFilter(values);
-    for (size_t k = part_begin[part]; k < part_begin[part + 1]; ++k) builder.AddStore(stores[k]);
-    for (uint32_t index : links) {
-      builder.CollectLinks(index, selected, first_container[part], first_container[part + 1]);
-    }
-    builder.AddLinks();
-    rows[part] = builder.Rows(shown[part], hidden[part]);
-    primitives[part] = builder.primitives();
-  });
-  size_t total = 0;
-  for (size_t p : primitives) total += p;
-  if (total > kMaxPrimitives) TooManyPrimitives();
-  JsonWriter head;
-  head.BeginObject().Key("start").Number(request.start).Key("end").Number(request.end);
-  head.Key("width").Integer(request.width);
-  std::string out = head.Take();
-  out += ",\"rows\":[";
-  bool first = true;
-  for (const auto& part : rows) {
-    if (part.empty()) continue;
-    if (!first) out += ',';
-    out += part;
-    first = false;
-  }
-  uint64_t all_shown = 0, all_hidden = 0;
-  for (int part = 0; part < used; ++part) {
-    all_shown += shown[part];
-    all_hidden += hidden[part];
-  }
-  out += "],\"shown\":" + std::to_string(all_shown) + ",\"hidden\":" + std::to_string(all_hidden) + "}";
-  return out;
+  const Plan plan = MakePlan(trace, request);
+  return Write(trace, request, Gather(trace, request, plan));
 }
 
 }  // namespace macroscope::server

@@ -18,7 +18,13 @@
 // Cells are reused from row to row and only touched ones are reset, so the
 // answer costs O(k + primitives), and holds O(width x levels) primitives
 // per row whatever k is. Rows over many entities are split into runs of
-// whole containers answered by one thread each, then joined in order.
+// whole containers gathered by one thread each; once the table of the
+// values they use is known, each thread writes its rows, and the texts are
+// appended in order.
+//
+// The answer is compact (a wide window holds hundreds of thousands of
+// primitives): items and summaries are positional arrays, values indexes
+// into the answer's table of value names.
 #pragma once
 
 #include <cstdint>

@@ -1,12 +1,19 @@
 // The window's level of detail against the trace model read in the test:
 // every entity that intersects the window is accounted for exactly once
 // (an item, or inside one summary), items are at least one pixel wide, and
-// a row holds a bounded number of primitives whatever the zoom.
+// a row holds a bounded number of primitives whatever the zoom. Answers are
+// decoded from their compact form first (Window below), so that the checks
+// read as the contract does.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "formats/format.h"
 #include "model/trace.h"
@@ -15,9 +22,70 @@
 namespace macroscope::server::testing {
 namespace {
 
-struct Counts {
-  size_t shown = 0, hidden = 0;
+// The field names of an item and of a summary of each kind, in their
+// order on the wire (docs/serve.md); "value" is an index in "values".
+struct Fields {
+  std::vector<std::string> item, summary;
 };
+const std::map<std::string, Fields> kFields = {
+    {"state", {{"id", "start", "end", "value", "level"}, {"start", "end", "value", "level", "count"}}},
+    {"event", {{"id", "start", "value"}, {"start", "end", "value", "count"}}},
+    {"variable", {{"id", "start", "end", "number"}, {"start", "end", "min", "max", "count"}}},
+    {"link", {{"id", "start", "end", "value", "from", "to"}, {"start", "end", "value", "count"}}},
+};
+
+// One positional array as an object, its value index replaced by the name.
+nlohmann::json Named(const nlohmann::json& array, const std::vector<std::string>& names,
+                     const nlohmann::json& values) {
+  EXPECT_EQ(array.size(), names.size()) << array.dump();
+  nlohmann::json object = nlohmann::json::object();
+  for (size_t k = 0; k < names.size() && k < array.size(); ++k) object[names[k]] = array[k];
+  if (object.contains("value")) {
+    const size_t index = object["value"];
+    EXPECT_LT(index, values.size()) << array.dump();
+    object["value"] = index < values.size() ? values[index] : nlohmann::json();
+  }
+  return object;
+}
+
+// The compact answer with its items and summaries as objects.
+nlohmann::json Decoded(nlohmann::json window) {
+  const nlohmann::json& values = window["values"];
+  for (auto& row : window["rows"]) {
+    const Fields& fields = kFields.at(row["kind"]);
+    for (auto& item : row["items"]) item = Named(item, fields.item, values);
+    for (auto& summary : row["summaries"]) summary = Named(summary, fields.summary, values);
+  }
+  return window;
+}
+
+// The values named by a decoded window's items and summaries.
+std::set<std::string> ValuesUsed(const nlohmann::json& window) {
+  std::set<std::string> used;
+  for (const auto& row : window["rows"]) {
+    for (const char* list : {"items", "summaries"}) {
+      for (const auto& primitive : row[list]) {
+        if (primitive.contains("value")) used.insert(primitive["value"].get<std::string>());
+      }
+    }
+  }
+  return used;
+}
+
+std::string UrlEncoded(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    char hex[4];
+    std::snprintf(hex, sizeof hex, "%%%02X", c);
+    out += std::isalnum(c) ? std::string(1, static_cast<char>(c)) : std::string(hex);
+  }
+  return out;
+}
+
+// GET a window, decoded.
+nlohmann::json Window(httplib::Client& client, const std::string& path) {
+  return Decoded(GetJson(client, path));
+}
 
 // Entities of the window per row (container, type), as Trace::Entities
 // gives them; links in the row of their start container.
@@ -38,7 +106,7 @@ void CheckWindow(httplib::Client& client, const Trace& trace, size_t trace_id, d
   char path[256];
   std::snprintf(path, sizeof path, "/api/traces/%zu/window?start=%.17g&end=%.17g&width=%d", trace_id, start, end,
                 width);
-  auto window = GetJson(client, path);
+  auto window = Window(client, path);
   const double pixel = (end - start) / width;
   auto expected = ExpectedRows(trace, start, end);
   std::map<std::pair<uint32_t, uint32_t>, size_t> answered;
@@ -64,6 +132,9 @@ void CheckWindow(httplib::Client& client, const Trace& trace, size_t trace_id, d
       const double a = std::min(entity["start"].get<double>(), entity["end"].get<double>());
       const double b = std::max(entity["start"].get<double>(), entity["end"].get<double>());
       EXPECT_TRUE(a <= end && b >= start) << entity.dump();
+      if (item.contains("value")) {
+        EXPECT_EQ(item["value"], entity["value"]) << item.dump();
+      }
       ++per_level[item.value("level", 0)];
     }
     for (const auto& summary : row["summaries"]) {
@@ -137,8 +208,8 @@ TEST_F(WindowTest, EveryEntityAccountedForOnce) {
 TEST_F(WindowTest, InstantLinksComeWithTheirEnds) {
   auto client = serve_->Client();
   const Trace& trace = traces_.front();
-  auto window = GetJson(*client, "/api/traces/0/window?start=" + std::to_string(trace.start_time()) +
-                                     "&end=" + std::to_string(trace.end_time()) + "&width=4000");
+  auto window = Window(*client, "/api/traces/0/window?start=" + std::to_string(trace.start_time()) +
+                                    "&end=" + std::to_string(trace.end_time()) + "&width=4000");
   size_t link_items = 0, links_summarised = 0;
   for (const auto& row : window["rows"]) {
     if (row["kind"] != "link") continue;
@@ -158,11 +229,36 @@ TEST_F(WindowTest, FullSpanIsSummarised) {
   // into a handful of primitives per row.
   auto client = serve_->Client();
   const Trace& trace = traces_.back();
-  auto window = GetJson(*client, "/api/traces/1/window?start=" + std::to_string(trace.start_time()) +
-                                     "&end=" + std::to_string(trace.end_time() + 1) + "&width=10");
+  auto window = Window(*client, "/api/traces/1/window?start=" + std::to_string(trace.start_time()) +
+                                    "&end=" + std::to_string(trace.end_time() + 1) + "&width=10");
   size_t primitives = 0;
   for (const auto& row : window["rows"]) primitives += row["items"].size() + row["summaries"].size();
   EXPECT_GT(window["hidden"].get<size_t>(), 10 * primitives);
+}
+
+// The value table holds each value the answer names once, sorted, and
+// nothing else; and names come out right: asked for one value only, every
+// item and summary but variables' decodes to that value.
+TEST_F(WindowTest, ValueTableRoundTrips) {
+  auto client = serve_->Client();
+  size_t id = 0;
+  for (const Trace& trace : traces_) {
+    SCOPED_TRACE("trace " + std::to_string(id));
+    const std::string path = "/api/traces/" + std::to_string(id++) + "/window?start=" +
+                             std::to_string(trace.start_time()) + "&end=" + std::to_string(trace.end_time()) +
+                             "&width=300";
+    const auto raw = GetJson(*client, path);
+    const auto names = raw["values"].get<std::vector<std::string>>();
+    ASSERT_FALSE(names.empty());
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+    EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << "a value twice";
+    EXPECT_EQ(ValuesUsed(Decoded(raw)), std::set<std::string>(names.begin(), names.end()));
+    for (const std::string& name : names) {
+      const auto only = Window(*client, path + "&values=" + UrlEncoded(name));
+      EXPECT_EQ(only["values"], nlohmann::json::array({name}));
+      EXPECT_EQ(ValuesUsed(only), std::set<std::string>{name});
+    }
+  }
 }
 
 TEST_F(WindowTest, Filters) {
@@ -174,8 +270,8 @@ TEST_F(WindowTest, Filters) {
   for (const auto& t : detail["types"])
     if (t["name"] == "State") state_type = t["id"];
   ASSERT_NE(state_type, 0u);
-  auto only_states = GetJson(*client, "/api/traces/0/window?" + span + "&width=100&types=" +
-                                          std::to_string(state_type) + "&values=value%201,value%202");
+  auto only_states = Window(*client, "/api/traces/0/window?" + span + "&width=100&types=" +
+                                         std::to_string(state_type) + "&values=value%201,value%202");
   ASSERT_FALSE(only_states["rows"].empty());
   size_t count = 0;
   for (const auto& row : only_states["rows"]) {
@@ -195,7 +291,7 @@ TEST_F(WindowTest, Filters) {
   EXPECT_EQ(count, expected);
   // One row only: the first container that has states.
   const uint32_t container = only_states["rows"][0]["container"];
-  auto one = GetJson(*client, "/api/traces/0/window?" + span + "&width=100&containers=" + std::to_string(container));
+  auto one = Window(*client, "/api/traces/0/window?" + span + "&width=100&containers=" + std::to_string(container));
   for (const auto& row : one["rows"]) EXPECT_EQ(row["container"], container);
 }
 

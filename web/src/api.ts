@@ -26,13 +26,59 @@ export interface Stats { range: [number, number]; rows: StatsRow[] }
 export interface StateItem { id: string; start: number; end: number; value: string; level: number }
 export interface EventItem { id: string; start: number; value: string }
 export interface LinkItem { id: string; start: number; end: number; value: string; from: number; to: number }
-export interface VariableItem { start: number; end: number; number: number }
+export interface VariableItem { id: string; start: number; end: number; number: number }
 export interface Summary { start: number; end: number; value?: string; level?: number; count: number; min?: number; max?: number }
 export interface WindowRow {
   container: number; type: number; kind: 'state' | 'event' | 'link' | 'variable';
   items: (StateItem | EventItem | LinkItem | VariableItem)[]; summaries: Summary[];
 }
 export interface Window { start: number; end: number; width: number; rows: WindowRow[]; shown: number; hidden: number }
+
+/** The window as sent (docs/serve.md): items and summaries are arrays, values indexes into `values`. */
+export type WireItem = [id: string, ...fields: number[]];
+export interface WireWindow {
+  start: number; end: number; width: number; values: string[];
+  rows: { container: number; type: number; kind: WindowRow['kind']; items: WireItem[]; summaries: number[][] }[];
+  shown: number; hidden: number;
+}
+
+type Item = WindowRow['items'][number];
+
+/** Per kind, an item's and a summary's fields in their order on the wire. */
+const DECODERS: Record<WindowRow['kind'], {
+  item: (fields: WireItem, values: string[]) => Item; summary: (fields: number[], values: string[]) => Summary;
+}> = {
+  state: {
+    item: ([id, start, end, v, level], values) => ({ id, start, end, value: values[v], level }),
+    summary: ([start, end, v, level, count], values) => ({ start, end, value: values[v], level, count }),
+  },
+  event: {
+    item: ([id, start, v], values) => ({ id, start, value: values[v] }),
+    summary: ([start, end, v, count], values) => ({ start, end, value: values[v], count }),
+  },
+  variable: {
+    item: ([id, start, end, number]) => ({ id, start, end, number }),
+    summary: ([start, end, min, max, count]) => ({ start, end, min, max, count }),
+  },
+  link: {
+    item: ([id, start, end, v, from, to], values) => ({ id, start, end, value: values[v], from, to }),
+    summary: ([start, end, v, count], values) => ({ start, end, value: values[v], count }),
+  },
+};
+
+/** The compact answer of the window endpoint as the objects the views draw. */
+export function decodeWindow(wire: WireWindow): Window {
+  const { values } = wire;
+  const rows = wire.rows.map((row): WindowRow => {
+    const decode = DECODERS[row.kind];
+    return {
+      container: row.container, type: row.type, kind: row.kind,
+      items: row.items.map((fields) => decode.item(fields, values)),
+      summaries: row.summaries.map((fields) => decode.summary(fields, values)),
+    };
+  });
+  return { start: wire.start, end: wire.end, width: wire.width, rows, shown: wire.shown, hidden: wire.hidden };
+}
 
 export interface UserField { name: string; value: string | number }
 export interface Entity {
@@ -79,10 +125,10 @@ export class Api {
   }
   window(t: number, q: { start: number; end: number; width: number; containers?: number[]; types?: number[]; values?: string[] },
          signal?: AbortSignal): Promise<Window> {
-    return this.get(`traces/${t}/window`, {
+    return this.get<WireWindow>(`traces/${t}/window`, {
       start: q.start, end: q.end, width: q.width,
       containers: q.containers?.join(','), types: q.types?.join(','), values: q.values?.join(','),
-    }, signal);
+    }, signal).then(decodeWindow);
   }
   entity(t: number, id: string): Promise<Entity> { return this.get(`traces/${t}/entity/${id}`); }
 }
