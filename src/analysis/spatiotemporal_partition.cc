@@ -48,15 +48,24 @@ __attribute__((target_clones("avx2", "default"))) uint32_t MaxMagnitudeBits(uint
 // more than the part's tie tolerance, from the scan's largest cut top[q]
 // and the atom's pIC rounded to float (both within `slack` of their double
 // values): then the atom is the best, with no need to look at the cut.
-// part_gain, part_loss and atom are at q, top at i + q.
-__attribute__((target_clones("avx2", "default"))) void AtomWins(double p, double slack, const float* top,
+// part_gain, part_loss and atom are at q, top at i + q. True when the atom
+// wins for every q.
+__attribute__((target_clones("avx2", "default"))) bool AtomWins(double p, double slack, const float* top,
                                                                 const float* atom, const double* part_gain,
                                                                 const double* part_loss, int32_t len,
                                                                 char* wins) {
+  char all = 1;
   for (int32_t q = 1; q < len; ++q) {
     const double tolerance = TieRule(p, part_gain[q], part_loss[q]).pic_tolerance();
     wins[q] = static_cast<double>(top[q]) + 2 * slack < static_cast<double>(atom[q]) - tolerance;
+    all &= wins[q];
   }
+  return all;
+}
+
+// choice[q] |= q for q in [1, len): each interval's best is its atom.
+void ChooseAtoms(uint16_t* choice, int32_t len) {
+  for (int32_t q = 1; q < len; ++q) choice[q] |= static_cast<uint16_t>(q);
 }
 
 // The best partitions of one node, for every interval (triangle layout).
@@ -398,9 +407,16 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
               scratch.second.data(), scratch.arg.data());
       best_row[i] = atom[0];  // (i, i): the atom
       best_float_row[i] = atom_float[0];
-      // The common case where aggregating wins: the atom, cuts unseen.
-      AtomWins(p, slack, scratch.top.data() + i, atom_float, part_gain, part_loss, len, scratch.atom_wins.data());
-      for (int32_t j = i + 1; j < n; ++j) {
+      // The common case where aggregating wins: the atom, cuts unseen (for
+      // the whole row at once when it wins everywhere).
+      const bool all_atoms =
+          AtomWins(p, slack, scratch.top.data() + i, atom_float, part_gain, part_loss, len, scratch.atom_wins.data());
+      if (all_atoms) {
+        std::copy_n(atom + 1, len - 1, best_row + i + 1);
+        std::copy_n(atom_float + 1, len - 1, best_float_row + i + 1);
+        if (choice) ChooseAtoms(choice + row, len);
+      }
+      for (int32_t j = all_atoms ? n : i + 1; j < n; ++j) {
         if (scratch.atom_wins[j - i]) {
           if (choice) choice[row + (j - i)] |= static_cast<uint16_t>(j - i);
           best_row[j] = atom[j - i];
@@ -450,7 +466,8 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
         best_row[j] = best;
         best_float_row[j] = static_cast<float>(best.pic);
       }
-      magnitude = MaxMagnitudeBits(magnitude, best_float_row + i, len);
+      // Else the row's magnitudes are the atoms'.
+      if (!all_atoms) magnitude = MaxMagnitudeBits(magnitude, best_float_row + i, len);
       if (table) std::copy_n(best_row + i, len, table->data() + row);
       if (parent_sums) {
         Cell* sum = parent_sums->data() + row;
