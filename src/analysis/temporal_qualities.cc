@@ -28,16 +28,21 @@ TemporalQualities TemporalQualities::Compute(const MicroModel& model, int thread
     throw UserError("temporal aggregation over " + std::to_string(n) + " slices needs " +
                     std::to_string(bytes >> 20) + " MiB of qualities; use fewer slices");
   }
+  // One accumulator per fixed run of series (not per worker, which takes
+  // series as they come): the sums, and so the last bits of the
+  // qualities, do not depend on timing.
   std::vector<std::unique_ptr<IntervalAccumulator>> accumulators(threads);
-  std::vector<std::vector<double>> info_buffers(threads);
-  ParallelFor(static_cast<int64_t>(series.size()), threads, [&](int64_t s, int worker) {
-    if (!accumulators[worker]) {
-      accumulators[worker] = std::make_unique<IntervalAccumulator>(n);
-      info_buffers[worker].resize(n);
+  const auto runs = static_cast<int64_t>(threads);
+  const auto count = static_cast<int64_t>(series.size());
+  ParallelFor(runs, threads, [&](int64_t run, int) {
+    const int64_t first = count * run / runs, last = count * (run + 1) / runs;
+    if (first == last) return;
+    accumulators[run] = std::make_unique<IntervalAccumulator>(n);
+    std::vector<double> info(n);
+    for (int64_t s = first; s < last; ++s) {
+      for (int32_t t = 0; t < n; ++t) info[t] = XLog2X(series[s][t]);
+      accumulators[run]->AddSeries(series[s].data(), info.data());
     }
-    auto& info = info_buffers[worker];
-    for (int32_t t = 0; t < n; ++t) info[t] = XLog2X(series[s][t]);
-    accumulators[worker]->AddSeries(series[s].data(), info.data());
   });
 
   // Total of all series per slice, then per interval (long double).

@@ -65,6 +65,37 @@ struct Grid {
   }
 };
 
+// Per-type accumulators over the slices of one store, by model type: one
+// table reused from store to store (only the types met are reset), where a
+// map per store would cost a walk per entity.
+class Accumulators {
+ public:
+  Accumulators(size_t types, int32_t slices) : table_(types), slices_(slices) {}
+  std::vector<double>& Get(int32_t type, double init) {
+    std::vector<double>& v = table_[type];
+    if (v.empty()) {
+      v.assign(slices_, init);
+      used_.push_back(type);
+    }
+    return v;
+  }
+  const std::vector<double>& operator[](int32_t type) const { return table_[type]; }
+  // The types met since Clear(), in increasing order.
+  const std::vector<int32_t>& Used() {
+    std::sort(used_.begin(), used_.end());
+    return used_;
+  }
+  void Clear() {
+    for (int32_t type : used_) table_[type].clear();
+    used_.clear();
+  }
+
+ private:
+  std::vector<std::vector<double>> table_;
+  std::vector<int32_t> used_;
+  int32_t slices_;
+};
+
 }  // namespace
 
 std::optional<Metric> MetricFromName(std::string_view name) {
@@ -139,7 +170,7 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
   // Model types: "Type:value" for valued kinds, the type name for variables.
   std::map<std::pair<TypeId, StringId>, int32_t> type_index;
   std::vector<std::string> type_names;
-  auto type_of = [&](TypeId t, StringId v) {
+  auto type_of_slow = [&](TypeId t, StringId v) {
     auto key = std::make_pair(t, kind == TypeKind::kVariable ? kEmptyString : v);
     auto [it, fresh] = type_index.emplace(key, static_cast<int32_t>(type_names.size()));
     if (fresh) {
@@ -148,6 +179,24 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
       type_names.push_back(name);
     }
     return it->second;
+  };
+  // In front of the map, a table by value for the type of the store at
+  // hand (stores are per type): one load per entity instead of a map walk.
+  TypeId cached_type = static_cast<TypeId>(-1);
+  std::vector<int32_t> by_value;
+  std::vector<StringId> cached_values;
+  auto type_of = [&](TypeId t, StringId v) {
+    if (t != cached_type) {
+      for (StringId c : cached_values) by_value[c] = -1;
+      cached_values.clear();
+      cached_type = t;
+    }
+    if (v >= by_value.size()) by_value.resize(v + 1, -1);
+    if (by_value[v] < 0) {
+      by_value[v] = type_of_slow(t, v);
+      cached_values.push_back(v);
+    }
+    return by_value[v];
   };
   auto relevant = [&](const EntityStore& s) {
     return s.kind == kind && kept_types.count(s.type) && s.size() > 0;
@@ -182,29 +231,31 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
   const Grid grid{begin, end, (end - begin) / request.slices, request.slices};
   const int32_t T = request.slices;
 
+  Accumulators acc(type_names.size(), T), count(type_names.size(), T);
   for (const EntityStore& s : trace.stores()) {
     if (!relevant(s)) continue;
     if (kind != TypeKind::kLink && !in_scope[s.container]) continue;
     // Per store, dense per-type accumulators over the slices.
-    std::map<int32_t, std::vector<double>> acc, count;
+    acc.Clear();
+    count.Clear();
     for (size_t i = 0; i < s.size(); ++i) {
       double a = s.start[i], b = s.End(i);
       switch (request.metric) {
         case Metric::kStateTime: {
-          auto& v = acc.try_emplace(remap[type_of(s.type, s.value[i])], T, 0.0).first->second;
+          auto& v = acc.Get(remap[type_of(s.type, s.value[i])], 0.0);
           grid.Spread(a, b, [&](int32_t t, double d) { v[t] += d; });
           break;
         }
         case Metric::kMeanStateDuration: {
           int32_t j = remap[type_of(s.type, s.value[i])];
-          auto& v = acc.try_emplace(j, T, 0.0).first->second;
-          auto& n = count.try_emplace(j, T, 0.0).first->second;
+          auto& v = acc.Get(j, 0.0);
+          auto& n = count.Get(j, 0.0);
           grid.Spread(a, b, [&](int32_t t, double d) { v[t] += d; n[t] += 1; });
           break;
         }
         case Metric::kStateCount:
         case Metric::kEventCount:
-          if (a >= begin && a < end) acc.try_emplace(remap[type_of(s.type, s.value[i])], T, 0.0).first->second[grid.SliceOf(a)] += 1;
+          if (a >= begin && a < end) acc.Get(remap[type_of(s.type, s.value[i])], 0.0)[grid.SliceOf(a)] += 1;
           break;
         case Metric::kLinkCount: {
           ContainerId from = s.peer_start[i];
@@ -213,7 +264,7 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
           break;
         }
         case Metric::kVariableMean: {
-          auto& v = acc.try_emplace(remap[type_of(s.type, kEmptyString)], T, 0.0).first->second;
+          auto& v = acc.Get(remap[type_of(s.type, kEmptyString)], 0.0);
           double x = s.number[i];
           grid.Spread(a, b, [&](int32_t t, double d) { v[t] += x * d / grid.width; });
           break;
@@ -222,16 +273,17 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
         case Metric::kVariableMax: {
           bool is_min = request.metric == Metric::kVariableMin;
           double none = is_min ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-          auto& v = acc.try_emplace(remap[type_of(s.type, kEmptyString)], T, none).first->second;
+          auto& v = acc.Get(remap[type_of(s.type, kEmptyString)], none);
           double x = s.number[i];
           grid.Spread(a, b, [&](int32_t t, double) { v[t] = is_min ? std::min(v[t], x) : std::max(v[t], x); });
           break;
         }
       }
     }
-    if (acc.empty()) continue;
+    if (acc.Used().empty()) continue;
     NodeId leaf = leaf_of[s.container];
-    for (auto& [j, v] : acc) {
+    for (int32_t j : acc.Used()) {
+      const std::vector<double>& v = acc[j];
       for (int32_t t = 0; t < T; ++t) {
         double x = v[t];
         if (request.metric == Metric::kMeanStateDuration) x = count[j][t] > 0 ? x / count[j][t] : 0;
