@@ -1,5 +1,6 @@
 #include "analysis/temporal_qualities.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <span>
@@ -21,18 +22,22 @@ TemporalQualities TemporalQualities::Compute(const MicroModel& model, int thread
     }
   }
   if (threads <= 0) threads = DefaultThreadCount();
-  // Each worker keeps three interval tables, the result two more.
-  const uint64_t bytes = static_cast<uint64_t>(TriangleSize(n)) * sizeof(double) *
-                         (3 * static_cast<uint64_t>(threads) + 2);
+  // Each run of series (at least one per thread) keeps three interval
+  // tables, the result two more.
+  const uint64_t table = static_cast<uint64_t>(TriangleSize(n)) * sizeof(double);
+  const uint64_t bytes = table * (3 * static_cast<uint64_t>(threads) + 2);
   if (bytes > kMaxBytes) {
     throw UserError("temporal aggregation over " + std::to_string(n) + " slices needs " +
                     std::to_string(bytes >> 20) + " MiB of qualities; use fewer slices");
   }
   // One accumulator per fixed run of series (not per worker, which takes
   // series as they come): the sums, and so the last bits of the
-  // qualities, do not depend on timing.
-  std::vector<std::unique_ptr<IntervalAccumulator>> accumulators(threads);
-  const auto runs = static_cast<int64_t>(threads);
+  // qualities, do not depend on timing. Up to four runs per thread, as
+  // half of kMaxBytes allows: shorter runs keep the workers balanced.
+  const auto rounds = std::clamp<int64_t>(
+      static_cast<int64_t>(kMaxBytes / 2 / (3 * table * static_cast<uint64_t>(threads))), 1, 4);
+  const int64_t runs = threads * rounds;
+  std::vector<std::unique_ptr<IntervalAccumulator>> accumulators(runs);
   const auto count = static_cast<int64_t>(series.size());
   ParallelFor(runs, threads, [&](int64_t run, int) {
     const int64_t first = count * run / runs, last = count * (run + 1) / runs;
