@@ -26,6 +26,9 @@ struct Cell {
   double parts;
 };
 
+// A cut: the left part's and the right part's qualities together.
+Cell Sum(const Cell& a, const Cell& b) { return {a.pic + b.pic, a.gain + b.gain, a.loss + b.loss, a.parts + b.parts}; }
+
 // Adds `len` cells of `from` to `to` (a cell is one AVX2 vector).
 __attribute__((target_clones("avx2", "default"))) void AddCells(Cell* to, const Cell* from, int32_t len) {
   for (int32_t q = 0; q < len; ++q) {
@@ -441,11 +444,8 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
           }
           floor = std::max(cut_top, best.pic) - tol.pic;
           for (int32_t c = i; c < j; ++c) {
-            const Cell& below = column[static_cast<size_t>(c + 1) * stride];
-            const Cell& left = atom[c - i];
-            if (left.pic + below.pic < floor) continue;
-            const Cell candidate{left.pic + below.pic, left.gain + below.gain, left.loss + below.loss,
-                                 left.parts + below.parts};
+            const Cell candidate = Sum(atom[c - i], column[static_cast<size_t>(c + 1) * stride]);
+            if (candidate.pic < floor) continue;
             if (tol.Better(candidate, best)) {
               best_cut = c;
               best = candidate;
@@ -455,9 +455,7 @@ SpatiotemporalAggregation::Solution SpatiotemporalAggregation::Solve(double p,
           // At most one: the largest (its pIC is cut_top), if within
           // tolerance (the others are below the floor even with the
           // slack). Without branches: which one wins is data-dependent.
-          const Cell& left = atom[top_cut - i];
-          const Cell candidate{cut_top, left.gain + top_below.gain, left.loss + top_below.loss,
-                               left.parts + top_below.parts};
+          const Cell candidate = Sum(atom[top_cut - i], top_below);  // its pIC is cut_top
           const bool take = (cut_top >= floor) & tol.Better(candidate, best);
           best_cut = take ? top_cut : best_cut;
           best = take ? candidate : best;
