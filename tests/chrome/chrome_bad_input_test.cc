@@ -8,7 +8,6 @@
 namespace macroscope::chrome {
 namespace {
 
-using testing::ChromeTestData;
 using testing::Macroscope;
 using testing::ReadText;
 using testing::Scratch;
@@ -31,8 +30,15 @@ void ExpectRefused(const std::string& file, const std::string& message_part) {
     EXPECT_EQ(entry.path().string().find(".out.json"), std::string::npos) << "left behind: " << entry.path();
 }
 
-TEST(ChromeBadInput, TruncatedRealFile) {
-  std::string text = ReadText(ChromeTestData() + "/x_event_trace.json");
+// The suite's own trace (tests on catapult's need the shared test data).
+std::string SuiteTraceText() {
+  const std::string file = Scratch("suite") + "/suite.json";
+  testing::WriteSuiteTrace(file);
+  return ReadText(file);
+}
+
+TEST(ChromeBadInput, TruncatedFile) {
+  std::string text = SuiteTraceText();
   ASSERT_FALSE(text.empty());
   const std::string file = Scratch("truncated") + "/truncated.json";
   size_t cut = text.size() / 2;
@@ -43,7 +49,7 @@ TEST(ChromeBadInput, TruncatedRealFile) {
 }
 
 TEST(ChromeBadInput, FlippedByte) {
-  std::string text = ReadText(ChromeTestData() + "/flow.json");
+  std::string text = SuiteTraceText();
   size_t at = text.find(':', text.size() / 3);
   ASSERT_NE(at, std::string::npos);
   text[at] = ';';

@@ -3,6 +3,7 @@
 // number of states, events, variables and links.
 #include <nlohmann/json.hpp>
 #include <set>
+#include <vector>
 
 #include "test_helpers.h"
 
@@ -64,10 +65,20 @@ TEST(ChromeExport, DeepTreesAreFlattenedWithPathNames) {
   EXPECT_EQ(sort_indexes, 12u);
 }
 
+// The suite's own trace, and catapult's where the shared test data is.
+std::vector<std::string> ChromeInputs() {
+  const std::string suite = Scratch("export_inputs") + "/suite.json";
+  testing::WriteSuiteTrace(suite);
+  std::vector<std::string> inputs{suite};
+  if (macroscope::testing::HaveSharedTestData())
+    for (const char* name : {"flow.json", "x_event_trace.json"}) inputs.push_back(ChromeTestData() + "/" + name);
+  return inputs;
+}
+
 TEST(ChromeExport, ChromeToChromeAndToPajeKeepCounts) {
   const std::string dir = Scratch("export_chrome");
-  for (const char* name : {"flow.json", "x_event_trace.json"}) {
-    const std::string in = ChromeTestData() + "/" + name;
+  for (const std::string& in : ChromeInputs()) {
+    const std::string name = in;
     ASSERT_EQ(Macroscope("convert " + in + " -o " + dir + "/out.json").exit_code, 0);
     ASSERT_EQ(Macroscope("convert " + in + " -o " + dir + "/out.paje").exit_code, 0);
     auto a = Totals(in), b = Totals(dir + "/out.json"), c = Totals(dir + "/out.paje");
@@ -79,6 +90,7 @@ TEST(ChromeExport, ChromeToChromeAndToPajeKeepCounts) {
 }
 
 TEST(ChromeExport, FormatFromOptionAndStandardOutput) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
   const std::string in = ChromeTestData() + "/big_trace.json";
   auto r = Macroscope("convert " + in + " --to paje -o -");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -17,6 +17,7 @@ namespace {
 using testing::ChromeTestData;
 using testing::Macroscope;
 using testing::ReadText;
+using testing::Scratch;
 
 // ---- helpers on the model --------------------------------------------------
 
@@ -48,35 +49,33 @@ ReadReport Read(const std::string& json, Trace& trace) { return ReadChromeText(j
 
 // ---- real traces -------------------------------------------------------------
 
-// expected-counts.tsv: format, trace, kind, key, count.
-std::map<std::string, std::map<std::string, uint64_t>> ExpectedPhases() {
-  std::map<std::string, std::map<std::string, uint64_t>> out;
-  std::istringstream in(ReadText(ChromeTestData() + "/../expected-counts.tsv"));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    std::string format, trace, kind, key, count;
-    std::getline(f, format, '\t');
-    std::getline(f, trace, '\t');
-    std::getline(f, kind, '\t');
-    std::getline(f, key, '\t');
-    std::getline(f, count, '\t');
-    if (format == "chrome") out[trace][kind == "total" ? "total" : key] = std::stoull(count);
+// A trace and the events per phase its writer counted: the suite's own
+// ("suite") or one of catapult's from the shared test data (expected-counts.tsv).
+class ChromeCounts : public ::testing::TestWithParam<const char*> {
+ protected:
+  std::string File(std::map<std::string, uint64_t>& phases) {
+    const std::string name = GetParam();
+    if (name == "suite") {
+      const std::string file = Scratch("counts") + "/suite.json";
+      phases = testing::WriteSuiteTrace(file);
+      return file;
+    }
+    // "total events" -> "total", "ph B" -> "B".
+    for (const auto& [key, n] : macroscope::testing::ExpectedCounts("chrome", "chrome/" + name)) {
+      const std::string k = key.substr(key.find(' ') + 1);
+      phases[k == "events" ? "total" : k] = n;
+    }
+    return ChromeTestData() + "/" + name;
   }
-  return out;
-}
+};
 
-class ChromeRealTraces : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(ChromeRealTraces, CountsAgreeWithTheReference) {
-  const std::string dir = ChromeTestData();
-  ASSERT_TRUE(std::filesystem::is_directory(dir))
-      << "the shared test data is missing: looked in " << dir << " (CI checks out ../shared beside the clone)";
-  const std::string name = GetParam();
-  auto expected = ExpectedPhases()["chrome/" + name];
-  ASSERT_FALSE(expected.empty()) << "no counts for chrome/" << name << " in expected-counts.tsv";
+TEST_P(ChromeCounts, AgreeWithTheWriter) {
+  if (std::string(GetParam()) != "suite") MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  std::map<std::string, uint64_t> expected;
+  const std::string file = File(expected);
+  ASSERT_FALSE(expected.empty());
   Trace trace;
-  ReadReport r = ReadChrome({dir + "/" + name}, trace);
+  ReadReport r = ReadChrome({file}, trace);
   auto ph = [&](const char* p) { return expected.count(p) ? expected[p] : 0; };
   EXPECT_EQ(r.events, expected["total"]);
   for (auto& [p, n] : expected) {
@@ -102,15 +101,21 @@ TEST_P(ChromeRealTraces, CountsAgreeWithTheReference) {
   EXPECT_EQ(r.truncated_slices, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Catapult, ChromeRealTraces,
-                         ::testing::Values("big_trace.json", "x_event_trace.json", "flow.json",
+INSTANTIATE_TEST_SUITE_P(Traces, ChromeCounts,
+                         ::testing::Values("suite", "big_trace.json", "x_event_trace.json", "flow.json",
                                            "v8_runtime_call_stats.json"),
                          [](const auto& info) {
                            std::string n = info.param;
                            return n.substr(0, n.find('.'));
                          });
 
-TEST(ChromeRealTraces, FlowTraceDetails) {
+// The details of catapult's traces, as the shared data's README gives them.
+class ChromeRealTraces : public ::testing::Test {
+ protected:
+  void SetUp() override { MACROSCOPE_NEEDS_SHARED_TESTDATA(); }
+};
+
+TEST_F(ChromeRealTraces, FlowTraceDetails) {
   Trace trace;
   ReadReport r = ReadChrome({ChromeTestData() + "/flow.json"}, trace);
   // README §3: 3 B without E; more f (886) than s (866). Flows of one
@@ -128,7 +133,7 @@ TEST(ChromeRealTraces, FlowTraceDetails) {
   EXPECT_GE(open_to_end, 3u);
 }
 
-TEST(ChromeRealTraces, InfoJsonThroughTheFrontDoor) {
+TEST_F(ChromeRealTraces, InfoJsonThroughTheFrontDoor) {
   auto r = Macroscope("info --json " + ChromeTestData() + "/x_event_trace.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);

@@ -3,10 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "formats/format.h"
 #include "test_util.h"
@@ -14,39 +11,21 @@
 namespace macroscope::otf2::testing {
 namespace {
 
-// (kind, key) -> count for one trace of expected-counts.tsv
-// ("record ENTER" -> 42, "total locations" -> 2).
-std::map<std::string, int> ExpectedCounts(const std::string& trace) {
-  std::string path = SharedTestData() + "/expected-counts.tsv";
-  std::ifstream in(path);
-  EXPECT_TRUE(in) << "missing " << path << " (the shared test data is looked for in ../shared/testdata beside "
-                  << "the repository, where CI puts it)";
+// (kind, key) -> count of one trace in expected-counts.tsv ("record ENTER" -> 42).
+std::map<std::string, int> Expected(const std::string& trace) {
   std::map<std::string, int> counts;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string format, name, kind, key, count;
-    if (!std::getline(fields, format, '\t') || !std::getline(fields, name, '\t') ||
-        !std::getline(fields, kind, '\t') || !std::getline(fields, key, '\t') || !std::getline(fields, count))
-      continue;
-    if (format == "otf2" && name == trace) counts[kind + " " + key] = std::stoi(count);
-  }
-  EXPECT_FALSE(counts.empty()) << "no counts for " << trace << " in " << path;
+  for (const auto& [key, n] : ExpectedCounts("otf2", trace)) counts[key] = static_cast<int>(n);
   return counts;
 }
 
 class Otf2Scorep : public ::testing::TestWithParam<std::string> {
  protected:
-  std::string Archive() const {
-    std::string dir = SharedTestData() + "/" + GetParam();
-    if (!std::filesystem::exists(dir + "/traces.otf2"))
-      ADD_FAILURE() << "missing " << dir << "/traces.otf2: the shared test data is looked for in "
-                    << SharedTestData() << " (../shared/testdata beside the repository, as in CI)";
-    return dir;
-  }
+  void SetUp() override { MACROSCOPE_NEEDS_SHARED_TESTDATA(); }
+  std::string Archive() const { return SharedTestData() + "/" + GetParam(); }
 };
 
 TEST_P(Otf2Scorep, ReadsWithTheVerifiedCounts) {
-  std::map<std::string, int> expected = ExpectedCounts(GetParam());
+  std::map<std::string, int> expected = Expected(GetParam());
   Trace trace;
   formats::ReadStats stats = formats::ReadTrace({Archive() + "/traces.otf2"}, {}, trace);
   EXPECT_EQ(static_cast<int>(stats.events), expected["total events"]);
@@ -70,7 +49,7 @@ TEST_P(Otf2Scorep, ReadsWithTheVerifiedCounts) {
 }
 
 TEST_P(Otf2Scorep, InfoJsonOfTheArchiveFolderHasTheSameTotals) {
-  std::map<std::string, int> expected = ExpectedCounts(GetParam());
+  std::map<std::string, int> expected = Expected(GetParam());
   CommandResult r = RunCommand(std::string(MACROSCOPE_BINARY) + " info --json " + Quote(Archive()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json info = nlohmann::json::parse(r.out);
@@ -82,7 +61,7 @@ TEST_P(Otf2Scorep, InfoJsonOfTheArchiveFolderHasTheSameTotals) {
 }
 
 TEST_P(Otf2Scorep, CountsAgreeWithOtf2Print) {
-  std::map<std::string, int> expected = ExpectedCounts(GetParam());
+  std::map<std::string, int> expected = Expected(GetParam());
   std::map<std::string, int> printed = Otf2PrintCounts(Archive() + "/traces.otf2");
   for (const auto& [kind, n] : printed) EXPECT_EQ(n, expected["record " + kind]) << kind;
 }
