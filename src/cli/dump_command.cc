@@ -16,6 +16,7 @@ struct DumpArgs {
   std::vector<std::string> files;
   formats::ReadOptions read;
   paje::DumpOptions dump;
+  std::string start, end;  // as given: the trace clock's seconds, +OFFSET or a date
   bool quiet = false;
   bool time = false;
   std::string output;
@@ -26,13 +27,17 @@ void RunDump(const DumpArgs& args) {
   LoadTrace(args.files, args.read, loaded);
   if (args.time) std::printf("%f\n", loaded.seconds);
   if (args.quiet) return;
+  paje::DumpOptions dump = args.dump;
+  const Trace& trace = loaded.trace;
+  if (!args.start.empty()) dump.start = ParseTime(trace.time_base(), args.start, trace.start_time(), "--start");
+  if (!args.end.empty()) dump.end = ParseTime(trace.time_base(), args.end, trace.start_time(), "--end");
   if (args.output.empty()) {
-    paje::WriteDump(loaded.trace, args.dump, stdout);
+    paje::WriteDump(loaded.trace, dump, stdout);
     std::fflush(stdout);
     return;
   }
   AtomicFile file(args.output);
-  paje::WriteDump(loaded.trace, args.dump, file.stream());
+  paje::WriteDump(loaded.trace, dump, file.stream());
   file.Commit();
 }
 
@@ -44,8 +49,10 @@ void RegisterDumpCommand(CLI::App& app) {
   cmd->set_help_flag("--help", "Print this help message and exit");
   cmd->add_option("files", args->files, "Trace files, read in order as one trace ('-' for standard input)")
       ->required();
-  cmd->add_option("-s,--start", args->dump.start, "Dump starts at this time (default: the trace's start)");
-  cmd->add_option("-e,--end", args->dump.end, "Dump ends at this time (default: the trace's end)");
+  cmd->add_option("-s,--start", args->start,
+                  "Dump starts at this time: the trace clock's seconds as dump prints them, +OFFSET from the trace "
+                  "start (+2.5s, +412us, +118ns) or a UTC date (2016-03-04 17:46:22.79) (default: the trace's start)");
+  cmd->add_option("-e,--end", args->end, "Dump ends at this time, in the same forms (default: the trace's end)");
   cmd->add_flag("-h,--header", args->dump.header, "Print a line of column names for each kind of line");
   cmd->add_flag("-u,--user-defined", args->dump.user_fields, "Print user-defined fields");
   cmd->add_option("-l,--float-precision", args->dump.precision, "Digits after the point for times and values")

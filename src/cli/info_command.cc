@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "analysis/time_json.h"
 #include "cli/trace_loading.h"
 
 namespace macroscope::cli {
@@ -19,8 +20,13 @@ nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<std::string
   j["files"] = files;
   j["bytes"] = loaded.stats.bytes;
   j["events"] = loaded.stats.events;
+  // Model times, in the unit and from the origin "time" describes.
   j["start"] = t.start_time();
   j["end"] = t.end_time();
+  j["time"] = TimeBaseJson(t);
+  j["time"]["length"] = HumanSeconds(t.time_base().Seconds(t.end_time() - t.start_time()), 0, false);
+  const std::string wall_end = WallClock(t.time_base(), t.end_time());
+  if (!wall_end.empty()) j["time"]["wall_clock_end"] = wall_end;
   // Containers per container type, entities per entity type.
   std::map<TypeId, size_t> containers_of;
   for (size_t c = 1; c < t.containers().size(); ++c) containers_of[t.container(static_cast<ContainerId>(c)).type]++;
@@ -62,8 +68,13 @@ void PrintText(const nlohmann::json& j) {
   std::printf("files:      %s\n", j["files"].dump().c_str());
   std::printf("size:       %llu bytes, %llu events\n", j["bytes"].get<unsigned long long>(),
               j["events"].get<unsigned long long>());
-  std::printf("time span:  %g .. %g (%g)\n", j["start"].get<double>(), j["end"].get<double>(),
-              j["end"].get<double>() - j["start"].get<double>());
+  const auto& time = j["time"];
+  std::printf("length:     %s (from %s s of the trace clock; one tick: %s)\n",
+              time["length"].get<std::string>().c_str(), time["clock_start"].get<std::string>().c_str(),
+              time["unit"].get<std::string>().c_str());
+  if (!time["wall_clock_start"].is_null())
+    std::printf("wall clock: %s .. %s UTC\n", time["wall_clock_start"].get<std::string>().c_str(),
+                time["wall_clock_end"].get<std::string>().c_str());
   std::printf("totals:    ");
   for (auto& [k, v] : j["totals"].items()) std::printf(" %s %llu", k.c_str(), v.get<unsigned long long>());
   std::printf("\n\n%-10s %-28s %-20s %12s\n", "kind", "type", "parent type", "count");

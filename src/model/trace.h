@@ -5,7 +5,9 @@
 // - Containers form a tree rooted at container 0 ("0") mirroring the types.
 // - Entities live in columnar stores, one per (container, entity type), in
 //   the order the simulator completed or created them (the order pj_dump
-//   prints). Times are doubles in the trace's own unit (seconds for Pajé).
+//   prints). Times are doubles in the trace's own tick, described by its
+//   TimeBase (model/time_base.h): whole ticks from an origin for integer
+//   clocks (CTF, OTF2), so exact; seconds for Pajé, microseconds for Chrome.
 // - Every name, value and key is an interned StringId.
 //
 // Ownership: a Trace owns everything; ids are plain indices, stable for the
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "model/interval_index.h"
+#include "model/time_base.h"
 #include "model/string_pool.h"
 
 namespace macroscope {
@@ -154,6 +157,7 @@ class Trace {
   // The store of (container, type), created on first use.
   EntityStore& Store(ContainerId container, TypeId type);
   void SetTimeSpan(double start, double end) { start_time_ = start; end_time_ = end; }
+  void SetTimeBase(const TimeBase& base) { time_base_ = base; }
   // Sorts nothing, moves nothing: builds the interval index of every store.
   void BuildIndexes();
 
@@ -179,6 +183,7 @@ class Trace {
   const EntityStore* FindStore(ContainerId container, TypeId type) const;
   double start_time() const { return start_time_; }
   double end_time() const { return end_time_; }
+  const TimeBase& time_base() const { return time_base_; }
 
   // Positions in FindStore(container, type) of the entities that intersect
   // [t1, t2] (an event at t intersects when t1 <= t <= t2), in start order.
@@ -200,6 +205,7 @@ class Trace {
   std::vector<EntityStore> stores_;
   double start_time_ = 0;
   double end_time_ = 0;
+  TimeBase time_base_;
 };
 
 }  // namespace macroscope

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "analysis/time_json.h"
+
 namespace macroscope::server {
 
 nlohmann::ordered_json TraceSummary(const ServedTrace& served, size_t id) {
@@ -15,6 +17,7 @@ nlohmann::ordered_json TraceSummary(const ServedTrace& served, size_t id) {
   out["format"] = served.format;
   out["start"] = t.start_time();
   out["end"] = t.end_time();
+  out["time"] = TimeBaseJson(t);  // what model times mean, for people's units (docs/time.md)
   // The same totals as `macroscope info --json`.
   nlohmann::ordered_json totals;
   totals["container"] = t.containers().size() - 1;

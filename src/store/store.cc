@@ -10,6 +10,9 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <thread>
 #include <vector>
@@ -33,6 +36,18 @@ constexpr int kLevel = 3;
 constexpr bool kVerifyChecksums = false;
 #else
 constexpr bool kVerifyChecksums = true;
+#endif
+// zstd's best ratio: a 128 KiB RLE block takes 4 bytes. A section that
+// claims more raw bytes than that lies, and must size no allocation.
+constexpr uint64_t kMaxZstdRatio = 32768;
+// A column's count is checked against its section's raw size only: most of
+// it is reserved up front (the pages are touched as values arrive), and a
+// lie that costs no memory here would still exceed a fuzzer's malloc limit,
+// so fuzz builds reserve less and grow.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+constexpr uint64_t kMaxReserve = uint64_t{1} << 16;
+#else
+constexpr uint64_t kMaxReserve = UINT64_MAX;
 #endif
 
 // The sections, in file order (docs/store.md).
@@ -165,6 +180,10 @@ std::vector<std::vector<uint8_t>> Encode(const Trace& trace, const StoreStats& s
     m.U(trace.values().size());
     m.U(trace.containers().size());
     m.U(trace.stores().size());
+    // Since version 2: the time base (model/time_base.h).
+    const TimeBase& tb = trace.time_base();
+    m.U(tb.num); m.U(tb.den); m.U(tb.whole_ticks ? 1 : 0); m.S(tb.origin);
+    m.U(tb.epoch_ns ? 1 : 0); m.S(tb.epoch_ns.value_or(0));
     sections[kMeta] = std::move(m.bytes);
   }
   {
@@ -287,6 +306,26 @@ class In {
     return static_cast<uint32_t>(v - 1);
   }
   double D() { return std::bit_cast<double>(U()); }
+  // The next n bytes: a view of the buffer when they fit in it, else
+  // gathered in `spill` (never sized by n itself: n comes from the file).
+  std::string_view Bytes(uint64_t n, std::string& spill) {
+    if (static_cast<uint64_t>(end_ - p_) < n) Refill();
+    if (static_cast<uint64_t>(end_ - p_) >= n) {
+      std::string_view view(reinterpret_cast<const char*>(p_), n);
+      p_ += n;
+      return view;
+    }
+    spill.clear();
+    while (n > 0) {
+      if (p_ == end_) Refill();
+      if (p_ == end_) Fail();
+      const size_t k = static_cast<size_t>(std::min<uint64_t>(n, static_cast<uint64_t>(end_ - p_)));
+      spill.append(reinterpret_cast<const char*>(p_), k);
+      p_ += k;
+      n -= k;
+    }
+    return spill;
+  }
   void ExpectDone() {
     Refill();
     if (p_ != end_ || !finished_ || produced_ != raw_ || input_.pos != input_.size) Fail();
@@ -381,7 +420,9 @@ void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& 
   file.Commit();
 }
 
-StoreStats ReadStore(const std::string& path, Trace& trace) {
+namespace {
+
+StoreStats Read(const std::string& path, Trace& trace) {
   MappedFile file(path);
   std::string_view bytes = file.bytes();
   const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
@@ -412,7 +453,8 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
     const uint8_t* e = base + dir_offset + i * kEntrySize;
     entries[i] = {GetU64(e), GetU64(e + 8), GetU64(e + 16), GetU64(e + 24)};
     if (entries[i].offset < kHeaderSize || entries[i].offset > dir_offset ||
-        entries[i].size > dir_offset - entries[i].offset || entries[i].raw > (uint64_t{1} << 40))
+        entries[i].size > dir_offset - entries[i].offset || entries[i].raw > (uint64_t{1} << 40) ||
+        entries[i].raw / kMaxZstdRatio > entries[i].size)
       throw UserError(path + ": corrupt store (directory)");
   }
   // Checks one section's bytes in the mapping.
@@ -426,19 +468,6 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
     check(id);
     const Entry& e = entries[id];
     return In(base + e.offset, e.size, e.raw, path, kSectionNames[id]);
-  };
-  // A checked section, decompressed whole (the string bytes, which the pool
-  // copies from).
-  auto load = [&](uint32_t id) {
-    check(id);
-    const Entry& e = entries[id];
-    const uint8_t* p = base + e.offset;
-    std::vector<uint8_t> raw(e.raw);
-    unsigned long long content = ZSTD_getFrameContentSize(p, e.size);
-    size_t n = ZSTD_decompress(raw.data(), raw.size(), p, e.size);
-    if (content != e.raw || ZSTD_isError(n) || n != e.raw)
-      throw UserError(path + ": corrupt store (section '" + kSectionNames[id] + "' does not decompress)");
-    return raw;
   };
 
   StoreStats stats;
@@ -455,6 +484,18 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
     n_values = in.U();
     n_containers = in.U();
     n_stores = in.U();
+    if (version >= 2) {
+      TimeBase tb;
+      tb.num = in.U();
+      tb.den = in.U();
+      tb.whole_ticks = in.U() != 0;
+      tb.origin = in.S();
+      const bool epoch = in.U() != 0;
+      const int64_t epoch_ns = in.S();
+      if (epoch) tb.epoch_ns = epoch_ns;
+      if (tb.num == 0 || tb.den == 0) in.Fail();
+      trace.SetTimeBase(tb);
+    }
     if (n_strings < 2 || n_strings > UINT32_MAX || n_types < 1 || n_types > UINT32_MAX || n_containers < 1 ||
         n_containers > UINT32_MAX || n_stores > UINT32_MAX || n_values > UINT32_MAX)
       in.Fail();
@@ -477,7 +518,6 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
       t.end_type = in.IdBelow(n_types);
       t.color = in.Below(n_strings);
       uint64_t children = in.Below(n_types + 1);
-      t.children.reserve(children);
       for (uint64_t c = 0; c < children; ++c) t.children.push_back(in.Below(n_types));
       if (i == 0) trace.type(0) = std::move(t);
       else trace.AppendType(std::move(t));
@@ -521,12 +561,13 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
     }
     in.ExpectDone();
   }
-  std::vector<StoreSizes> sizes(n_stores);
+  std::vector<StoreSizes> sizes;  // grown store by store: n_stores is a claim
   uint64_t totals[12] = {};
   {
     In in = open(kStores);
     for (uint64_t i = 0; i < n_stores; ++i) {
       EntityStore s;
+      sizes.emplace_back();
       s.kind = static_cast<TypeKind>(in.Below(5));
       s.container = in.IdBelow(n_containers);
       s.type = in.IdBelow(n_types);
@@ -547,15 +588,16 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
   // The columns and the string pool, on two threads, largest first.
   std::vector<std::pair<uint64_t, std::function<void()>>> tasks;
   tasks.emplace_back(entries[kStringBytes].raw + entries[kStringLengths].raw, [&] {
-    auto bytes_raw = load(kStringBytes);
+    In bytes = open(kStringBytes);
     In lengths = open(kStringLengths);
     StringPool& pool = trace.strings();
-    size_t at = 0;
+    std::string spill;  // a string longer than a decompressed block
+    uint64_t left = n_string_bytes;
     for (uint64_t i = 1; i < n_strings; ++i) {
       uint64_t n = lengths.U();
-      if (n > bytes_raw.size() - at) lengths.Fail();
-      std::string_view s(reinterpret_cast<const char*>(bytes_raw.data()) + at, n);
-      at += n;
+      if (n > left) lengths.Fail();
+      left -= n;
+      std::string_view s = bytes.Bytes(n, spill);
       if (i < pool.size()) {  // "0", interned by the Trace constructor
         if (pool.View(static_cast<StringId>(i)) != s) lengths.Fail();
       } else if (pool.Intern(s) != i) {
@@ -563,7 +605,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
       }
     }
     lengths.ExpectDone();
-    if (at != bytes_raw.size()) lengths.Fail();
+    bytes.ExpectDone();
   });
   // Each column is allocated by the task that fills it (its page faults
   // land on that task's thread) and filled by push_back (no zeroing first).
@@ -577,7 +619,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
       for (uint64_t i = 0; i < n_stores; ++i) {
         std::vector<double>& column = trace.store(static_cast<uint32_t>(i)).*member;
         const uint64_t n = sizes[i].n[c];
-        column.reserve(n);
+        column.reserve(std::min(n, kMaxReserve));
         uint64_t prev = 0;
         if (mode == 0) {
           for (uint64_t k = 0; k < n; ++k)
@@ -603,7 +645,7 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
         auto& column = trace.store(static_cast<uint32_t>(i)).*member;
         using Value = typename std::remove_reference_t<decltype(column)>::value_type;
         const uint64_t n = sizes[i].n[c];
-        column.reserve(n);
+        column.reserve(std::min(n, kMaxReserve));
         for (uint64_t k = 0; k < n; ++k) column.push_back(static_cast<Value>(in.Below(limit)));
       }
       in.ExpectDone();
@@ -623,21 +665,28 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
                        for (uint64_t i = 0; i < n_stores; ++i) {
                          const uint64_t* n = sizes[i].n;
                          if (n[9] == 0 && n[8] == 0 && n[10] == 0 && n[11] == 0) continue;
-                         std::vector<ExtraField> f(n[8]);
-                         for (auto& x : f) {
-                           x.name = fields.Below(n_strings);
-                           x.value = fields.Below(n_strings);
+                         // Filled value by value, not sized by the counts
+                         // (claims until the values are there).
+                         std::vector<ExtraField> f;
+                         f.reserve(std::min(n[8], kMaxReserve));
+                         for (uint64_t k = 0; k < n[8]; ++k) {
+                           StringId name = fields.Below(n_strings);
+                           f.push_back({name, fields.Below(n_strings)});
                          }
-                         std::vector<uint32_t> b(n[9]), s(n[10]), e(n[11]);
+                         std::vector<uint32_t> b, s, e;
+                         b.reserve(std::min(n[9], kMaxReserve));
                          uint64_t at = 0;
-                         for (auto& x : b) {
-                           at += begins.U();
-                           if (at > f.size()) begins.Fail();
-                           x = static_cast<uint32_t>(at);
+                         for (uint64_t k = 0; k < n[9]; ++k) {
+                           const uint64_t step = begins.U();
+                           if (step > f.size() - at) begins.Fail();  // so `at` cannot wrap
+                           at += step;
+                           b.push_back(static_cast<uint32_t>(at));
                          }
                          if (b.size() < 2 || b[0] != 0 || b[1] != 0 || b.back() != f.size()) begins.Fail();
-                         for (auto& x : s) x = starts.Below(b.size() - 1);
-                         for (auto& x : e) x = ends.Below(b.size() - 1);
+                         s.reserve(std::min(n[10], kMaxReserve));
+                         for (uint64_t k = 0; k < n[10]; ++k) s.push_back(starts.Below(b.size() - 1));
+                         e.reserve(std::min(n[11], kMaxReserve));
+                         for (uint64_t k = 0; k < n[11]; ++k) e.push_back(ends.Below(b.size() - 1));
                          trace.store(static_cast<uint32_t>(i)).extras.Restore(std::move(f), std::move(b),
                                                                                std::move(s), std::move(e));
                        }
@@ -674,6 +723,20 @@ StoreStats ReadStore(const std::string& path, Trace& trace) {
         if (c != kNone && c >= n_containers) throw UserError(path + ": corrupt store (link peers)");
   }
   return stats;
+}
+
+}  // namespace
+
+StoreStats ReadStore(const std::string& path, Trace& trace) {
+  try {
+    return Read(path, trace);
+  } catch (const std::bad_alloc&) {
+    // Counts are checked against the section sizes, and those against the
+    // file's size (kMaxZstdRatio), not against this machine's memory.
+    throw UserError(path + ": the store does not fit in memory (or its sizes are corrupt)");
+  } catch (const std::length_error&) {
+    throw UserError(path + ": the store does not fit in memory (or its sizes are corrupt)");
+  }
 }
 
 }  // namespace macroscope::store

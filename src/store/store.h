@@ -11,7 +11,7 @@
 
 namespace macroscope::store {
 
-inline constexpr uint32_t kStoreVersion = 1;
+inline constexpr uint32_t kStoreVersion = 2;  // 2: the time base
 
 // What the original reader reported, kept so commands (info) print the same.
 struct StoreStats {

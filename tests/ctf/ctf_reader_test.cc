@@ -1,72 +1,38 @@
 // The CTF reader against babeltrace2 and expected-counts.tsv on every CTF
-// trace of the shared test data, plus the states of kernel traces.
+// trace of the shared test data (skipped without it), plus the states of
+// kernel traces; and traces babeltrace2's CTF writer makes at test time.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "ctf_test_support.h"
 #include "formats/ctf/ctf_reader.h"
+#include "model/time_base.h"
 #include "model/trace.h"
 
 namespace macroscope::ctf {
 namespace {
 
 using testing::BabeltraceCount;
-using testing::ExpectedCounts;
-using testing::TestdataDir;
+using testing::CountWithPrefix;
+using testing::SharedTrace;
+using testing::StateValues;
+using testing::TypeByAlias;
 
-TypeId TypeByAlias(const Trace& trace, std::string_view alias) {
-  for (TypeId id = 0; id < trace.types().size(); ++id)
-    if (trace.Str(trace.type(id).alias) == alias) return id;
-  return kNone;
-}
-
-// Every state of `type` over all containers: values, and nesting checked.
-std::vector<std::string> StateValues(const Trace& trace, TypeId type) {
-  std::vector<std::string> values;
-  for (const EntityStore& s : trace.stores()) {
-    if (s.type != type) continue;
-    // Nesting: a state of level L > 0 lies inside the latest state of level
-    // L - 1 that started before it.
-    std::vector<size_t> order(s.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.start[a] < s.start[b]; });
-    std::vector<size_t> latest_at_level;
-    for (size_t i : order) {
-      EXPECT_LE(s.start[i], s.end[i]) << "state " << trace.Str(s.value[i]) << " ends before it starts";
-      uint16_t level = s.level[i];
-      if (level > 0) {
-        EXPECT_GE(latest_at_level.size(), level) << "level " << level << " without a parent";
-        if (latest_at_level.size() >= level) {
-          size_t parent = latest_at_level[level - 1];
-          EXPECT_LE(s.start[parent], s.start[i]);
-          EXPECT_GE(s.end[parent], s.end[i]) << trace.Str(s.value[i]) << " outlives " << trace.Str(s.value[parent]);
-        }
-      }
-      if (latest_at_level.size() <= level) latest_at_level.resize(level + 1);
-      latest_at_level[level] = i;
-      values.emplace_back(trace.Str(s.value[i]));
-    }
-  }
-  return values;
-}
-
-size_t CountWithPrefix(const std::vector<std::string>& values, std::string_view prefix) {
-  return static_cast<size_t>(std::count_if(values.begin(), values.end(),
-                                           [&](const std::string& v) { return v.rfind(prefix, 0) == 0; }));
-}
-
-class CtfTestdata : public ::testing::TestWithParam<std::string> {};
+class CtfTestdata : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { MACROSCOPE_NEEDS_SHARED_TESTDATA(); }
+};
 
 // Counts agree with expected-counts.tsv and with `babeltrace2 DIR | wc -l`.
 TEST_P(CtfTestdata, CountsAgreeWithBabeltrace2) {
   const std::string name = GetParam();
-  const std::string dir = TestdataDir() + "/" + name;
-  auto expected_all = ExpectedCounts();
-  ASSERT_TRUE(expected_all.count(name)) << name << " has no row in expected-counts.tsv";
-  const testing::Expected& expected = expected_all.at(name);
+  const std::string dir = SharedTrace(name);
+  const testing::Expected expected = testing::ExpectedCtfCounts(name);
+  ASSERT_GT(expected.events, 0u) << name << " has no total in expected-counts.tsv";
 
   Trace trace;
   CtfReadStats stats = ReadCtf({dir}, trace);
@@ -98,8 +64,9 @@ INSTANTIATE_TEST_SUITE_P(Traces, CtfTestdata,
 
 // A non-kernel trace has no CPU states: every event is punctual (barectf).
 TEST(CtfReader, BarectfEventsArePunctualWithUserFields) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
   Trace trace;
-  CtfReadStats stats = ReadCtf({TestdataDir() + "/ctf/mpi_allreduce"}, trace);
+  CtfReadStats stats = ReadCtf({SharedTrace("ctf/mpi_allreduce")}, trace);
   EXPECT_EQ(trace.CountEntities(TypeKind::kEvent), stats.events);
   EXPECT_EQ(trace.CountEntities(TypeKind::kState), 0u);
   // One stream container per stream file (8 ranks and global_def).
@@ -117,8 +84,9 @@ TEST(CtfReader, BarectfEventsArePunctualWithUserFields) {
 // bug446190: LTTng kernel trace, 4 CPUs: CPU, thread, syscall and
 // interrupt states exist and nest.
 TEST(CtfReader, KernelStatesOfBug446190) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
   Trace trace;
-  CtfReadStats stats = ReadCtf({TestdataDir() + "/ctf/bug446190"}, trace);
+  CtfReadStats stats = ReadCtf({SharedTrace("ctf/bug446190")}, trace);
   TypeId cpu = TypeByAlias(trace, "ctf.cpu");
   ASSERT_NE(cpu, kNone);
   size_t cpus = 0;
@@ -161,8 +129,9 @@ TEST(CtfReader, KernelStatesOfBug446190) {
 
 // flipping-endianness: big-endian LTTng kernel trace with interrupts.
 TEST(CtfReader, BigEndianKernelTrace) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
   Trace trace;
-  CtfReadStats stats = ReadCtf({TestdataDir() + "/ctf/flipping-endianness"}, trace);
+  CtfReadStats stats = ReadCtf({SharedTrace("ctf/flipping-endianness")}, trace);
   std::vector<std::string> interrupts = StateValues(trace, TypeByAlias(trace, "ctf.cpu.interrupt"));
   EXPECT_EQ(interrupts.size(), stats.per_name.at("irq_handler_entry"));
   EXPECT_EQ(StateValues(trace, TypeByAlias(trace, "ctf.cpu.running")).size(), stats.per_name.at("sched_switch"));
@@ -177,8 +146,9 @@ TEST(CtfReader, BigEndianKernelTrace) {
 
 // perf-taskset2: perf's "sched:sched_switch" with perf_cpu in the context.
 TEST(CtfReader, PerfTraceHasCpuStates) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
   Trace trace;
-  CtfReadStats stats = ReadCtf({TestdataDir() + "/ctf/perf-taskset2"}, trace);
+  CtfReadStats stats = ReadCtf({SharedTrace("ctf/perf-taskset2")}, trace);
   EXPECT_EQ(StateValues(trace, TypeByAlias(trace, "ctf.cpu.running")).size(),
             stats.per_name.at("sched:sched_switch"));
   EXPECT_GT(StateValues(trace, TypeByAlias(trace, "ctf.thread.state")).size(), 0u);
@@ -187,8 +157,9 @@ TEST(CtfReader, PerfTraceHasCpuStates) {
 // cyg-profile: two LTTng-UST traces in one folder; function entries and
 // exits become nested states per thread (vtid).
 TEST(CtfReader, CygProfileFunctionsPerThread) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
   Trace trace;
-  CtfReadStats stats = ReadCtf({TestdataDir() + "/ctf/cyg-profile"}, trace);
+  CtfReadStats stats = ReadCtf({SharedTrace("ctf/cyg-profile")}, trace);
   EXPECT_EQ(stats.traces, 2u);
   TypeId root = TypeByAlias(trace, "ctf.trace");
   size_t roots = 0;
@@ -204,23 +175,88 @@ TEST(CtfReader, CygProfileFunctionsPerThread) {
 // A trace re-written by babeltrace2's own CTF writer (sink.ctf.fs) reads
 // with the same counts as the original.
 TEST(CtfReader, TraceWrittenByBabeltrace2) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
   for (std::string name : {"ctf/flipping-endianness", "ctf/cyg-profile"}) {
     testing::TempDir out;
-    std::string original = TestdataDir() + "/" + name;
-    testing::Run r = testing::RunCommand(std::string(BABELTRACE2_COMMAND) + " " + testing::Quote(original) +
-                                         " --component=sink.ctf.fs --params=" +
-                                         testing::Quote("path=\"" + out.path.string() + "\""));
+    std::string original = SharedTrace(name);
+    testing::CommandResult r = testing::WriteCtfWithBabeltrace2(testing::Quote(original), out.path());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     Trace original_trace, rewritten_trace;
     CtfReadStats a = ReadCtf({original}, original_trace);
-    CtfReadStats b = ReadCtf({out.path.string()}, rewritten_trace);
+    CtfReadStats b = ReadCtf({out.path()}, rewritten_trace);
     EXPECT_EQ(a.events, b.events) << name;
     EXPECT_EQ(a.per_name, b.per_name) << name;
     EXPECT_EQ(a.traces, b.traces) << name;
-    EXPECT_EQ(b.events, BabeltraceCount(out.path.string())) << name;
+    EXPECT_EQ(b.events, BabeltraceCount(out.path())) << name;
     EXPECT_EQ(original_trace.CountEntities(TypeKind::kState), rewritten_trace.CountEntities(TypeKind::kState));
     EXPECT_EQ(original_trace.CountEntities(TypeKind::kEvent), rewritten_trace.CountEntities(TypeKind::kEvent));
   }
+}
+
+// A trace babeltrace2's CTF writer makes from a kernel ring buffer text
+// (dmesg(1) lines) the test writes: no shared data needed. One stream, one
+// event class ("string", the line in `str`), a clock that is not the epoch.
+TEST(CtfReader, TraceWrittenByBabeltrace2FromDmesgText) {
+  testing::TempDir dir;
+  const std::vector<std::string> lines = {
+      "Linux version 6.1.0-test (gcc 12) #1 SMP PREEMPT_DYNAMIC",
+      "Command line: BOOT_IMAGE=/vmlinuz root=UUID=0 ro quiet",
+      "x86/fpu: Supporting XSAVE feature 0x001: 'x87 floating point registers'",
+      "smpboot: CPU0: Intel(R) Xeon(R) CPU @ 2.20GHz (family: 0x6, model: 0x4f)",
+      "usb 1-1: new high-speed USB device number 2 using ehci-pci",
+      "usb 1-1: New USB device found, idVendor=0627, idProduct=0001",
+      "EXT4-fs (sda1): mounted filesystem with ordered data mode { braces: here }",
+  };
+  // Times in microseconds; two lines share one (same-time events keep their order).
+  const std::vector<int64_t> us = {0, 1234, 56789, 56789, 1500000, 1500001, 2000000};
+  std::string text;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    char stamp[32];
+    std::snprintf(stamp, sizeof stamp, "[%5lld.%06lld] ", static_cast<long long>(us[i] / 1000000),
+                  static_cast<long long>(us[i] % 1000000));
+    text += stamp + lines[i] + "\n";
+  }
+  const std::string input = dir.path() + "/dmesg.txt", out = dir.path() + "/ctf";
+  testing::WriteText(input, text);
+  testing::CommandResult r = testing::WriteCtfWithBabeltrace2(
+      "--component=source.text.dmesg --params=" + testing::Quote("path=\"" + input + "\""), out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  const std::vector<testing::BabeltraceEvent> reference = testing::BabeltraceEvents(out);
+  ASSERT_EQ(reference.size(), lines.size());
+  Trace trace;
+  CtfReadStats stats = ReadCtf({out}, trace);
+  EXPECT_EQ(stats.traces, 1u);
+  EXPECT_EQ(stats.events, lines.size());
+  EXPECT_EQ(stats.events, BabeltraceCount(out));
+  EXPECT_EQ(stats.per_name, testing::CountsPerName(reference));
+  EXPECT_EQ(stats.per_name.count("string"), 1u);
+
+  // No CPU and no vtid: one stream container holds every line as a punctual
+  // event, in order, at the line's time, with the line as its `str` field.
+  EXPECT_EQ(testing::CountContainers(trace, "ctf.stream"), 1u);
+  EXPECT_EQ(trace.CountEntities(TypeKind::kEvent), lines.size());
+  EXPECT_EQ(trace.CountEntities(TypeKind::kState), 0u);
+  for (const EntityStore& s : trace.stores()) {
+    ASSERT_EQ(s.size(), lines.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+      EXPECT_EQ(reference[i].ns, us[i] * 1000);
+      EXPECT_EQ(ClockTicks(trace.time_base(), s.start[i]), us[i] * 1000) << lines[i];
+      std::string str;
+      s.extras.ForEach(i, [&](const ExtraField& f) {
+        if (trace.Str(f.name) == "str") str = trace.Str(f.value);
+      });
+      EXPECT_EQ(str, lines[i]);
+    }
+  }
+  EXPECT_EQ(ClockTicks(trace.time_base(), trace.start_time()), 0);
+  EXPECT_EQ(ClockTicks(trace.time_base(), trace.end_time()), 2000000000);
+  // The dmesg clock is not a wall clock.
+  EXPECT_FALSE(trace.time_base().epoch_ns.has_value());
+
+  testing::CommandResult info = testing::Info(out);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("\"events\": " + std::to_string(lines.size())), std::string::npos) << info.out;
 }
 
 }  // namespace

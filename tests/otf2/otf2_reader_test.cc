@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "formats/format.h"
 #include "sample_archive.h"
@@ -71,10 +72,50 @@ TEST_F(Otf2Sample, ContainerTreeFollowsSystemTreeGroupsAndLocations) {
   EXPECT_EQ(trace_.Str(trace_.container(node).extras[0].value), "test");
 }
 
-TEST_F(Otf2Sample, TimesAreSecondsFromTheClockAndTheSpanStartsAtTheFirstEvent) {
-  EXPECT_DOUBLE_EQ(trace_.start_time(), expected_.start);
-  EXPECT_DOUBLE_EQ(trace_.end_time(), expected_.end);
+// Model times are whole timer ticks from the global offset (exact); the
+// time base says how long a tick is and where the clock's origin is.
+TEST_F(Otf2Sample, TimesAreTicksFromTheGlobalOffsetAndTheSpanStartsAtTheFirstEvent) {
+  const TimeBase& base = trace_.time_base();
+  EXPECT_TRUE(base.whole_ticks);
+  EXPECT_EQ(base.num, 1u);
+  EXPECT_EQ(base.den, 1000u);
+  EXPECT_EQ(base.origin, 1000);
+  EXPECT_EQ(trace_.start_time(), 2);
+  EXPECT_EQ(trace_.end_time(), 100);
+  EXPECT_DOUBLE_EQ(base.Seconds(trace_.start_time()), expected_.start);
+  EXPECT_DOUBLE_EQ(base.Seconds(trace_.end_time()), expected_.end);
   EXPECT_EQ(records_, 22u);  // 11 + 5 + 6 records on locations 0, 1, 2
+}
+
+// dump prints the clock's own seconds (origin + ticks), exactly; a store
+// keeps the time base, so its dump is the same; --start takes the same
+// numbers and offsets from the trace start.
+TEST_F(Otf2Sample, DumpPrintsTheClockSecondsAndTheStoreKeepsThem) {
+  const std::string store = dir_.path() + "/sample.mstore";
+  ASSERT_EQ(RunCommand(std::string(MACROSCOPE_BINARY) + " import " + Quote(anchor_) + " -o " + Quote(store)).exit_code,
+            0);
+  CommandResult from_archive = RunCommand(std::string(MACROSCOPE_BINARY) + " dump -l 4 " + Quote(anchor_));
+  CommandResult from_store = RunCommand(std::string(MACROSCOPE_BINARY) + " dump -l 4 " + Quote(store));
+  ASSERT_EQ(from_archive.exit_code, 0) << from_archive.err;
+  EXPECT_EQ(from_archive.out, from_store.out);
+  // main on the worker: ticks 1012 .. 1080 of a 1 kHz clock.
+  EXPECT_NE(from_archive.out.find(", Region, 1.0120, 1.0800, 0.0680, 0.0000, main"), std::string::npos)
+      << from_archive.out;
+  // Tick 1085 three ways: the clock's seconds, and 83 ms after the start (tick 1002).
+  std::vector<std::string> windows;
+  for (const char* start : {"1.085", "+83ms", "+0.083"}) {
+    CommandResult window = RunCommand(std::string(MACROSCOPE_BINARY) + " dump -l 4 -s " + Quote(start) + " " +
+                                      Quote(anchor_));
+    ASSERT_EQ(window.exit_code, 0) << window.err;
+    windows.push_back(window.out);
+  }
+  EXPECT_EQ(windows[0], windows[1]);
+  EXPECT_EQ(windows[0], windows[2]);
+  EXPECT_LT(windows[0].size(), from_archive.out.size());
+  EXPECT_EQ(windows[0].find("1.0800, 0.0680, 0.0000, main"), std::string::npos) << windows[0];
+  CommandResult bad = RunCommand(std::string(MACROSCOPE_BINARY) + " dump -s +3parsecs " + Quote(anchor_));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--start: cannot read the time '+3parsecs'"), std::string::npos) << bad.err;
 }
 
 TEST_F(Otf2Sample, EnterLeaveBecomeNestedRegionStates) {
@@ -89,8 +130,8 @@ TEST_F(Otf2Sample, EnterLeaveBecomeNestedRegionStates) {
   for (size_t i = 0; i < worker->size(); ++i) {
     if (worker->level[i] == 0) {
       EXPECT_EQ(trace_.Str(worker->value[i]), "main");
-      EXPECT_DOUBLE_EQ(worker->start[i], 0.012);
-      EXPECT_DOUBLE_EQ(worker->end[i], 0.080);
+      EXPECT_EQ(worker->start[i], 12);
+      EXPECT_EQ(worker->end[i], 80);
     } else {
       EXPECT_EQ(trace_.Str(worker->value[i]), "compute");
     }
@@ -117,8 +158,8 @@ TEST_F(Otf2Sample, MpiSendAndRecvBecomeOneLinkInTheCommonNode) {
   const EntityStore* links = Store(Find("n0", "node"), "MPI message");
   ASSERT_NE(links, nullptr);
   ASSERT_EQ(links->size(), 1u);
-  EXPECT_DOUBLE_EQ(links->start[0], 0.041);
-  EXPECT_DOUBLE_EQ(links->end[0], 0.050);
+  EXPECT_EQ(links->start[0], 41);
+  EXPECT_EQ(links->end[0], 50);
   EXPECT_EQ(trace_.Str(links->value[0]), "MPI_COMM_WORLD");
   EXPECT_EQ(trace_.Str(trace_.container(links->peer_start[0]).alias), "loc:0");
   EXPECT_EQ(trace_.Str(trace_.container(links->peer_end[0]).alias), "loc:1");
@@ -133,8 +174,8 @@ TEST_F(Otf2Sample, MetricMembersBecomeVariables) {
   ASSERT_NE(temperature, nullptr);
   ASSERT_EQ(cycles->size(), 2u);
   EXPECT_EQ(cycles->number, (std::vector<double>{100, 250}));
-  EXPECT_DOUBLE_EQ(cycles->start[0], 0.020);
-  EXPECT_DOUBLE_EQ(cycles->end[0], 0.030);
+  EXPECT_EQ(cycles->start[0], 20);
+  EXPECT_EQ(cycles->end[0], 30);
   EXPECT_EQ(temperature->number, (std::vector<double>{36.5, 37.25}));
 }
 

@@ -44,8 +44,11 @@ TEST_P(Otf2Scorep, ReadsWithTheVerifiedCounts) {
   // PAPI: 3 members per METRIC record, each at its own instant per location.
   EXPECT_EQ(trace.CountEntities(TypeKind::kVariable), static_cast<size_t>(3 * expected["record METRIC"]));
   EXPECT_EQ(trace.start_time(), 0.0);  // the first event is at the clock's global offset
-  EXPECT_GT(trace.end_time(), 0.19);
-  EXPECT_LT(trace.end_time(), 0.22);
+  // One tick of CLOCK_PROPERTIES' timer, as otf2-print -G gives it.
+  CommandResult defs = RunCommand(std::string(OTF2_PRINT) + " -G " + Quote(Archive() + "/traces.otf2"));
+  EXPECT_NE(defs.out.find("Ticks per Seconds: " + std::to_string(trace.time_base().den) + ","), std::string::npos);
+  EXPECT_GT(trace.time_base().Seconds(trace.end_time()), 0.19);
+  EXPECT_LT(trace.time_base().Seconds(trace.end_time()), 0.22);
 }
 
 TEST_P(Otf2Scorep, InfoJsonOfTheArchiveFolderHasTheSameTotals) {

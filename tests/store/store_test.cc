@@ -162,7 +162,7 @@ TEST_F(StoreTest, NewerVersionIsRefused) {
   WriteAll(store, bytes);
   Result r = Shell(M() + " dump '" + store + "'");
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("made by a newer macroscope (format version 2 > 1)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("made by a newer macroscope (format version 3 > 2)"), std::string::npos) << r.output;
 }
 
 TEST_F(StoreTest, FailedImportLeavesNothing) {

@@ -74,7 +74,10 @@ class Out {
   std::string buf_;
 };
 
-double RoundMicros(double seconds) { return std::round(seconds * 1e9) / 1e3; }
+// Model time -> microseconds rounded to the nanosecond. Exact for whole
+// nanosecond ticks below 2^42 µs (51 days); finer clocks (OTF2 timers) are
+// rounded to the nanosecond, Chrome's own resolution in practice.
+double RoundMicros(const TimeBase& base, double t) { return std::round(base.Seconds(t) * 1e9) / 1e3; }
 
 struct Row {
   uint32_t tid;
@@ -256,11 +259,11 @@ WriteStats Writer::Run() {
         });
         for (uint32_t i : order) {
           Begin("X", pid, row->tid);
-          double ts = RoundMicros(s.start[i]);
+          double ts = RoundMicros(t_.time_base(), s.start[i]);
           out_.Raw(",\"ts\":");
           out_.Micros(ts);
           out_.Raw(",\"dur\":");
-          out_.Micros(std::max(0.0, RoundMicros(s.end[i]) - ts));
+          out_.Micros(std::max(0.0, RoundMicros(t_.time_base(), s.end[i]) - ts));
           out_.Raw(",\"name\":");
           out_.Quoted(t_.Str(s.value[i]));
           Args(s, i, type_name);
@@ -274,7 +277,7 @@ WriteStats Writer::Run() {
           Begin("i", pid, row ? row->tid : 0);
           out_.Raw(c == kRootContainer && !row ? ",\"s\":\"g\"" : row ? ",\"s\":\"t\"" : ",\"s\":\"p\"");
           out_.Raw(",\"ts\":");
-          out_.Micros(RoundMicros(s.start[i]));
+          out_.Micros(RoundMicros(t_.time_base(), s.start[i]));
           out_.Raw(",\"name\":");
           out_.Quoted(t_.Str(s.value[i]));
           Args(s, i, type_name);
@@ -288,7 +291,7 @@ WriteStats Writer::Run() {
         for (size_t i = 0; i < s.size(); ++i) {
           Begin("C", pid, row ? row->tid : 0);
           out_.Raw(",\"ts\":");
-          out_.Micros(RoundMicros(s.start[i]));
+          out_.Micros(RoundMicros(t_.time_base(), s.start[i]));
           out_.Raw(",\"name\":");
           out_.Quoted(type_name);
           if (!own) {  // a thread's counter: its own series in the process
@@ -312,7 +315,7 @@ WriteStats Writer::Run() {
             out_.Raw(",\"id\":");
             out_.Int(side == 0 ? ++link_id_ : link_id_);
             out_.Raw(",\"ts\":");
-            out_.Micros(RoundMicros(side == 0 ? s.start[i] : s.end[i]));
+            out_.Micros(RoundMicros(t_.time_base(), side == 0 ? s.start[i] : s.end[i]));
             out_.Raw(",\"name\":");
             out_.Quoted(t_.Str(s.value[i]));
             out_.Raw(",\"cat\":");

@@ -9,7 +9,8 @@
 // metadata keep the creation order. States become X events (parents first
 // at equal times), events i (thread, process or global scope), variables
 // C (with an "id" when they belong to a thread's container), links s/f
-// flow pairs. Times: model seconds -> microseconds, rounded to the
+// flow pairs. Times: model times (from the trace origin) -> microseconds
+// through the trace's TimeBase, rounded to the
 // nanosecond. User fields become args (a field "args" holding a JSON
 // object is merged, a field "cat" becomes the category).
 #pragma once

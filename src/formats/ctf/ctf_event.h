@@ -33,6 +33,7 @@ struct CtfEvent {
   uint32_t stream = 0;             // global stream index, unique over all traces
   std::string_view stream_name;    // babeltrace2's stream name, or "stream <id>"
   std::optional<int64_t> time_ns;  // default clock snapshot, ns from origin; none without a clock
+  bool unix_epoch = false;         // that origin is 1970-01-01 UTC (LTTng's clocks; not perf's)
   std::string_view name;           // event class name
   std::optional<int64_t> cpu_id;   // packet context `cpu_id`, else context `cpu_id` / `perf_cpu`
   // Common context, then specific context, then payload fields.

@@ -22,7 +22,8 @@ struct CtfReadStats {
 
 // Reads every CTF trace found at or below each of `paths` (a trace
 // directory, its `metadata` file, or a folder holding traces) into `trace`,
-// merged in time order; times are seconds from the clocks' origin.
+// merged in time order; times are whole nanoseconds from the first timed
+// event (the trace's TimeBase has that origin, and the epoch for LTTng).
 // Throws UserError naming the path for bad input.
 CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace);
 

@@ -190,8 +190,18 @@ void EventMapper::Pop(StringId type, StringId container, int& depth, double time
 }
 
 void EventMapper::Map(const CtfEvent& e) {
-  double time = e.time_ns ? static_cast<double>(*e.time_ns) / 1e9 : last_time_;
-  if (!any_time_) first_time_ = time, any_time_ = true;
+  if (e.time_ns && !any_time_) {
+    any_time_ = true;
+    base_.origin = *e.time_ns;
+    if (e.unix_epoch) base_.epoch_ns = *e.time_ns;
+  }
+  double time = last_time_;  // an event without a clock: at the latest time seen
+  if (e.time_ns) {
+    int64_t ticks = 0;
+    if (__builtin_sub_overflow(*e.time_ns, base_.origin, &ticks)) ticks = INT64_MAX;
+    CheckWholeTicks(ticks, "CTF trace " + e.trace->name + ", event `" + std::string(e.name) + "`");
+    time = static_cast<double>(ticks);
+  }
   last_time_ = time;
   ++events_;
   if (auto it = per_name_.find(e.name); it != per_name_.end())
@@ -345,7 +355,8 @@ void EventMapper::MapUser(TraceState& t, const CtfEvent& e, std::string_view bas
 
 void EventMapper::Finish() {
   sim_.Finish(last_time_);
-  trace_.SetTimeSpan(first_time_, last_time_);
+  trace_.SetTimeSpan(0, last_time_);
+  trace_.SetTimeBase(base_);
   StringPool& s = trace_.strings();
   for (TraceState* t : trace_order_)
     trace_.container(t->root_id).extras.push_back({s.Intern("events"), s.Intern(std::to_string(t->events))});

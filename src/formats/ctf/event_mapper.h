@@ -68,7 +68,9 @@ class EventMapper {
   uint64_t events_ = 0;
   uint64_t unmatched_exits_ = 0;
   std::map<std::string, uint64_t, std::less<>> per_name_;
-  double first_time_ = 0, last_time_ = 0;
+  // Model times are ns from the first timed event (time_base.h).
+  TimeBase base_{.num = 1, .den = 1000000000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
+  double last_time_ = 0;
   bool any_time_ = false;
 };
 

@@ -12,9 +12,11 @@ namespace {
 
 Definitions& Defs(void* user) { return *static_cast<Definitions*>(user); }
 
-OTF2_CallbackCode OnClock(void* user, uint64_t resolution, uint64_t offset, uint64_t, uint64_t) {
+OTF2_CallbackCode OnClock(void* user, uint64_t resolution, uint64_t offset, uint64_t, uint64_t realtime) {
   Defs(user).timer_resolution = resolution;
   Defs(user).global_offset = offset;
+  if (realtime != OTF2_UNDEFINED_TIMESTAMP && realtime <= static_cast<uint64_t>(INT64_MAX))
+    Defs(user).realtime_ns = static_cast<int64_t>(realtime);
   return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -30,6 +30,8 @@ struct Definitions {
   // CLOCK_PROPERTIES: seconds = (ticks - global_offset) / timer_resolution.
   uint64_t timer_resolution = 0;  // 0 until the definition is read
   uint64_t global_offset = 0;
+  // ns since 1970 at global_offset, when the archive records it.
+  std::optional<int64_t> realtime_ns;
 
   struct SystemTreeNode {
     OTF2_StringRef name, class_name;

@@ -51,8 +51,8 @@ struct EventTranslator::Callbacks {
   static OTF2_CallbackCode Punctual(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
                                     OTF2_AttributeList* attributes, Rest...) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
-      t.Punctual(location, seconds, kKind.text, t.trace_.strings().Intern(kKind.text), attributes);
+    return t.Record(time, [&](double when) {
+      t.Punctual(location, when, kKind.text, t.trace_.strings().Intern(kKind.text), attributes);
     });
   }
 
@@ -60,19 +60,19 @@ struct EventTranslator::Callbacks {
                                         OTF2_AttributeList* attributes, OTF2_StringRef program, uint32_t,
                                         const OTF2_StringRef*) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
-      t.Punctual(location, seconds, "PROGRAM_BEGIN", t.trace_.strings().Intern(t.defs_.String(program)), attributes);
+    return t.Record(time, [&](double when) {
+      t.Punctual(location, when, "PROGRAM_BEGIN", t.trace_.strings().Intern(t.defs_.String(program)), attributes);
     });
   }
 
   static OTF2_CallbackCode Enter(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
                                  OTF2_AttributeList* attributes, OTF2_RegionRef region) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
+    return t.Record(time, [&](double when) {
       const Location& at = t.At(location);
       auto it = t.defs_.regions.find(region);
       std::string name = it == t.defs_.regions.end() ? "region " + std::to_string(region) : t.defs_.String(it->second);
-      t.simulator_.PushState(seconds, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
+      t.simulator_.PushState(when, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
                              t.trace_.strings().Intern(name), t.Attributes(attributes));
     });
   }
@@ -80,9 +80,9 @@ struct EventTranslator::Callbacks {
   static OTF2_CallbackCode Leave(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
                                  OTF2_AttributeList* attributes, OTF2_RegionRef) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
+    return t.Record(time, [&](double when) {
       const Location& at = t.At(location);
-      t.simulator_.PopState(seconds, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
+      t.simulator_.PopState(when, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
                             t.Attributes(attributes));
     });
   }
@@ -91,8 +91,8 @@ struct EventTranslator::Callbacks {
                                 OTF2_AttributeList* attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                                 uint64_t length) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
-      t.Message(true, location, seconds, receiver, comm, tag, length, attributes, "MPI_SEND");
+    return t.Record(time, [&](double when) {
+      t.Message(true, location, when, receiver, comm, tag, length, attributes, "MPI_SEND");
     });
   }
 
@@ -100,8 +100,8 @@ struct EventTranslator::Callbacks {
                                  OTF2_AttributeList* attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t length, uint64_t) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
-      t.Message(true, location, seconds, receiver, comm, tag, length, attributes, "MPI_ISEND");
+    return t.Record(time, [&](double when) {
+      t.Message(true, location, when, receiver, comm, tag, length, attributes, "MPI_ISEND");
     });
   }
 
@@ -109,8 +109,8 @@ struct EventTranslator::Callbacks {
                                 OTF2_AttributeList* attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                                 uint64_t length) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
-      t.Message(false, location, seconds, sender, comm, tag, length, attributes, "MPI_RECV");
+    return t.Record(time, [&](double when) {
+      t.Message(false, location, when, sender, comm, tag, length, attributes, "MPI_RECV");
     });
   }
 
@@ -118,8 +118,8 @@ struct EventTranslator::Callbacks {
                                  OTF2_AttributeList* attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t length, uint64_t) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
-      t.Message(false, location, seconds, sender, comm, tag, length, attributes, "MPI_IRECV");
+    return t.Record(time, [&](double when) {
+      t.Message(false, location, when, sender, comm, tag, length, attributes, "MPI_IRECV");
     });
   }
 
@@ -127,10 +127,10 @@ struct EventTranslator::Callbacks {
                                   OTF2_AttributeList* attributes, OTF2_MetricRef metric, uint8_t count,
                                   const OTF2_Type* types, const OTF2_MetricValue* values) {
     EventTranslator& t = Self(user);
-    return t.Record(time, [&](double seconds) {
+    return t.Record(time, [&](double when) {
       auto it = t.defs_.metrics.find(metric);
       if (it == t.defs_.metrics.end()) {
-        t.Punctual(location, seconds, "METRIC", t.trace_.strings().Intern("METRIC"), attributes);
+        t.Punctual(location, when, "METRIC", t.trace_.strings().Intern("METRIC"), attributes);
         return;
       }
       const Definitions::Metric& m = it->second;
@@ -153,7 +153,7 @@ struct EventTranslator::Callbacks {
         auto member = t.defs_.metric_members.find(m.members[i]);
         std::string name = member == t.defs_.metric_members.end() ? "metric member " + std::to_string(m.members[i])
                                                                    : t.defs_.String(member->second);
-        t.simulator_.ChangeVariable(paje::Simulator::VariableOp::kSet, seconds,
+        t.simulator_.ChangeVariable(paje::Simulator::VariableOp::kSet, when,
                                     t.EntityType(TypeKind::kVariable, container, name), identifier,
                                     MetricNumber(types[i], values[i]), extras);
       }
@@ -256,15 +256,15 @@ OTF2_CallbackCode EventTranslator::Record(OTF2_TimeStamp time, F&& f) {
   if (error_) return OTF2_CALLBACK_INTERRUPT;
   try {
     ++records_;
-    double seconds = Seconds(time);
+    double when = ModelTime(time);
     if (!started_) {
-      CreateContainers(seconds);
+      CreateContainers(when);
       started_ = true;
-      first_ = last_ = seconds;
+      first_ = last_ = when;
     }
-    first_ = std::min(first_, seconds);
-    last_ = std::max(last_, seconds);
-    f(seconds);
+    first_ = std::min(first_, when);
+    last_ = std::max(last_, when);
+    f(when);
     return OTF2_CALLBACK_SUCCESS;
   } catch (...) {
     error_ = std::current_exception();
@@ -272,12 +272,15 @@ OTF2_CallbackCode EventTranslator::Record(OTF2_TimeStamp time, F&& f) {
   }
 }
 
-double EventTranslator::Seconds(OTF2_TimeStamp time) const {
-  // Subtract in integers first: ticks since the epoch do not fit a double's
-  // 53 bits exactly, ticks since the trace's offset do.
-  double ticks = time >= defs_.global_offset ? static_cast<double>(time - defs_.global_offset)
-                                             : -static_cast<double>(defs_.global_offset - time);
-  return ticks / static_cast<double>(defs_.timer_resolution);
+double EventTranslator::ModelTime(OTF2_TimeStamp time) const {
+  // Whole ticks from the global offset (time_base.h): subtracted in
+  // integers, exact in a double below 2^53.
+  int64_t ticks = 0;
+  if (time > static_cast<uint64_t>(INT64_MAX) ||
+      __builtin_sub_overflow(static_cast<int64_t>(time), static_cast<int64_t>(defs_.global_offset), &ticks))
+    ticks = INT64_MAX;
+  CheckWholeTicks(ticks, "OTF2 event");
+  return static_cast<double>(ticks);
 }
 
 void EventTranslator::Finish() {
@@ -287,6 +290,11 @@ void EventTranslator::Finish() {
   }
   simulator_.Finish(last_);
   trace_.SetTimeSpan(first_, last_);
+  trace_.SetTimeBase({.num = 1,
+                      .den = defs_.timer_resolution,
+                      .whole_ticks = true,
+                      .origin = static_cast<int64_t>(defs_.global_offset),
+                      .epoch_ns = defs_.realtime_ns});
 }
 
 StringId EventTranslator::Identifier(ContainerId container) const {

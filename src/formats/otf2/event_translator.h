@@ -75,7 +75,7 @@ class EventTranslator {
   // on the first record and storing any exception.
   template <class F>
   OTF2_CallbackCode Record(OTF2_TimeStamp time, F&& f);
-  double Seconds(OTF2_TimeStamp time) const;
+  double ModelTime(OTF2_TimeStamp time) const;
   void CreateContainers(double time);
   ContainerId CreateSystemTreeNode(OTF2_SystemTreeNodeRef ref, double time, int depth);
   ContainerId CreateLocationGroup(OTF2_LocationGroupRef ref, double time);

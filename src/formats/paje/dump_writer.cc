@@ -26,6 +26,11 @@ class Out {
     auto r = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::fixed, precision);
     buf_.append(tmp, r.ptr);
   }
+  // The trace clock's seconds, exact for whole ticks (model/time_base.h).
+  void ClockSeconds(const TimeBase& base, double t, int precision) { AppendClockSeconds(buf_, base, t, precision); }
+  void DurationSeconds(const TimeBase& base, double d, int precision) {
+    AppendDurationSeconds(buf_, base, d, precision);
+  }
   // ostream's default for doubles: %g with 6 significant digits.
   void General(double v) {
     char tmp[64];
@@ -64,7 +69,8 @@ size_t LowerBound(const std::vector<double>& starts, double value) {
 
 class Writer {
  public:
-  Writer(const Trace& t, const DumpOptions& o, std::FILE* f) : t_(t), o_(o), out_(f) {}
+  Writer(const Trace& t, const DumpOptions& o, std::FILE* f)
+      : t_(t), o_(o), out_(f), seconds_(t.time_base() == TimeBase{}) {}
   void Run();
 
  private:
@@ -110,6 +116,20 @@ class Writer {
   void ContainerLine(const Container& c);
   void Entities(const EntityStore& s, double start, double end);
   void Sep() { out_.Str(", "); }
+  // Times as pj_dump prints them: a Pajé trace's own seconds (the fast,
+  // reference path); any other clock's seconds converted exactly.
+  void Time(double t, int precision) {
+    if (seconds_)
+      out_.Fixed(t, precision);
+    else
+      out_.ClockSeconds(t_.time_base(), t, precision);
+  }
+  void Duration(double d, int precision) {
+    if (seconds_)
+      out_.Fixed(d, precision);
+    else
+      out_.DurationSeconds(t_.time_base(), d, precision);
+  }
   void Name(StringId id) { out_.Str(t_.Str(id)); }
   void Extras(const EntityStore& s, size_t i) {
     if (!o_.user_fields || s.extras.empty()) return;
@@ -119,6 +139,7 @@ class Writer {
   const Trace& t_;
   const DumpOptions& o_;
   Out out_;
+  const bool seconds_;  // model times are the trace's seconds (Pajé)
 };
 
 void Writer::ContainerLine(const Container& c) {
@@ -127,11 +148,19 @@ void Writer::ContainerLine(const Container& c) {
   Sep();
   Name(t_.type(c.type).name);
   Sep();
-  out_.General(c.start);
-  Sep();
-  out_.General(c.end);
-  Sep();
-  out_.General(c.end - c.start);
+  if (seconds_) {
+    out_.General(c.start);
+    Sep();
+    out_.General(c.end);
+    Sep();
+    out_.General(c.end - c.start);
+  } else {
+    Time(c.start, o_.precision);
+    Sep();
+    Time(c.end, o_.precision);
+    Sep();
+    Duration(c.end - c.start, o_.precision);
+  }
   Sep();
   Name(c.name);
   if (o_.user_fields)
@@ -168,12 +197,12 @@ void Writer::Entities(const EntityStore& s, double start, double end) {
     Sep();
     out_.Str(type);
     Sep();
-    out_.Fixed(s.start[i], p);
+    Time(s.start[i], p);
     if (s.kind != TypeKind::kEvent) {
       Sep();
-      out_.Fixed(s.end[i], p);
+      Time(s.end[i], p);
       Sep();
-      out_.Fixed(s.end[i] - s.start[i], p);
+      Duration(s.end[i] - s.start[i], p);
     }
     Sep();
     switch (s.kind) {

@@ -49,6 +49,15 @@ class Writer {
     if (r.ec != std::errc()) r = std::to_chars(tmp, tmp + sizeof tmp, v);
     return std::string(tmp, r.ptr);
   }
+  // A Pajé date: seconds from the trace origin. A Pajé trace's own numbers
+  // as they were; whole ticks exactly (ns: 9 decimals; other rates: 12).
+  std::string Date(double t) const {
+    const TimeBase& base = t_.time_base();
+    if (!base.whole_ticks) return Number(base.Seconds(t));
+    std::string out;
+    AppendDurationSeconds(out, base, t, DecimalsOfTick(base));
+    return out;
+  }
   std::string_view TypeIdent(macroscope::TypeId type) const {
     const Type& ty = t_.type(type);
     return t_.Str(ty.alias != kEmptyString ? ty.alias : ty.name);
@@ -235,7 +244,7 @@ void Writer::Body() {
   }
   for (const Step& step : steps_) {
     f.clear();
-    f.push_back({"Time", "date", Number(step.time)});
+    f.push_back({"Time", "date", Date(step.time)});
     if (step.op == Op::kCreate || step.op == Op::kDestroy) {
       const Container& c = t_.container(step.a);
       if (step.op == Op::kDestroy) {
