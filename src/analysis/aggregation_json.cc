@@ -1,5 +1,7 @@
 #include "analysis/aggregation_json.h"
 
+#include "analysis/time_json.h"
+
 namespace macroscope::analysis {
 
 nlohmann::ordered_json PartitionJson(const MicroModel& model, const Aggregation& aggregation,
@@ -8,6 +10,7 @@ nlohmann::ordered_json PartitionJson(const MicroModel& model, const Aggregation&
   nlohmann::ordered_json out;
   if (model.range()) {
     out["range"] = {model.range()->begin, model.range()->end};
+    out["time"] = TimeBaseJson(model.range()->base, model.range()->begin);  // what range's units are
   } else {
     out["range"] = nullptr;
   }
@@ -48,7 +51,7 @@ nlohmann::json StatisticsJson(const Statistics& stats) {
   for (const auto& r : stats.rows)
     rows.push_back({{"kind", r.kind}, {"type", r.type}, {"value", r.value}, {"count", r.count},
                     {"total_time", r.total_time}, {"mean_time", r.mean_time}, {"share", r.share}});
-  return nlohmann::json{{"range", {stats.start, stats.end}}, {"rows", rows}};
+  return nlohmann::json{{"range", {stats.start, stats.end}}, {"time", TimeBaseJson(stats.base, stats.start)}, {"rows", rows}};
 }
 
 }  // namespace macroscope::analysis

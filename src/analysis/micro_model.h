@@ -18,13 +18,18 @@
 
 #include "analysis/hierarchy.h"
 
+#include "model/time_base.h"
+
 namespace macroscope::analysis {
 
-// [begin, end] in trace time units; slice i covers
-// [begin + i*d, begin + (i+1)*d) with d = (end - begin) / slices.
+// [begin, end] in model time units; slice i covers
+// [begin + i*d, begin + (i+1)*d) with d = (end - begin) / slices. `base`
+// says what those units are (the trace's TimeBase), so that pictures and
+// outputs read a cached model's times as they would the trace's.
 struct TimeRange {
   double begin = 0;
   double end = 0;
+  TimeBase base;
 };
 
 class MicroModel {

@@ -14,7 +14,7 @@ namespace macroscope::analysis {
 
 namespace {
 
-constexpr char kMagic[] = "macroscope-model-cache 1\n";
+constexpr char kMagic[] = "macroscope-model-cache 2\n";  // 2: the time base
 
 uint64_t Fnv(std::string_view bytes, uint64_t h = 0xcbf29ce484222325ULL) {
   for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
@@ -41,7 +41,16 @@ std::optional<MicroModel> ReadEntry(const std::filesystem::path& path, const std
     for (const auto& path_text : header.at("nodes")) hierarchy.AddPath(path_text.get<std::string>());
     MicroModel model(std::move(hierarchy), header.at("types").get<std::vector<std::string>>(),
                      header.at("slices").get<int32_t>());
-    if (header.contains("range")) model.set_range({header["range"][0], header["range"][1]});
+    if (header.contains("range")) {
+      const auto& b = header.at("time_base");
+      TimeBase base{.num = b.at(0).get<uint64_t>(),
+                    .den = b.at(1).get<uint64_t>(),
+                    .whole_ticks = b.at(2).get<bool>(),
+                    .origin = b.at(3).get<int64_t>(),
+                    .epoch_ns = b.at(4).is_null() ? std::nullopt : std::optional<int64_t>(b.at(4).get<int64_t>())};
+      if (base.num == 0 || base.den == 0) return std::nullopt;
+      model.set_range({header["range"][0], header["range"][1], base});
+    }
     const int32_t slices = model.slices();
     std::vector<double> values(static_cast<size_t>(slices));
     uint64_t checksum = 0xcbf29ce484222325ULL;
@@ -105,7 +114,12 @@ bool ModelCache::Store(const std::string& key, const MicroModel& model) const {
     header["nodes"] = std::move(nodes);
     header["types"] = model.types();
     header["slices"] = model.slices();
-    if (model.range()) header["range"] = {model.range()->begin, model.range()->end};
+    if (model.range()) {
+      header["range"] = {model.range()->begin, model.range()->end};
+      const TimeBase& b = model.range()->base;
+      header["time_base"] = {b.num, b.den, b.whole_ticks, b.origin,
+                             b.epoch_ns ? nlohmann::json(*b.epoch_ns) : nlohmann::json()};
+    }
     std::string body;
     int64_t series = 0;
     uint64_t checksum = 0xcbf29ce484222325ULL;

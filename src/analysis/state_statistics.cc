@@ -9,6 +9,7 @@ namespace macroscope::analysis {
 
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request) {
   Statistics out;
+  out.base = trace.time_base();
   out.start = request.start.value_or(trace.start_time());
   out.end = request.end.value_or(trace.end_time());
   if (!(out.start < out.end)) throw UserError("empty time window [" + std::to_string(out.start) + ", " +

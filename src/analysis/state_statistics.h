@@ -28,8 +28,10 @@ struct StatisticsRow {
   double share = 0;       // states: % of all state time in the window
 };
 
+// Times and lengths in model units; `base` says what they are.
 struct Statistics {
   double start = 0, end = 0;
+  TimeBase base;
   std::vector<StatisticsRow> rows;  // by kind, then decreasing total time / count
 };
 

@@ -13,6 +13,9 @@ namespace macroscope {
 //  "clock_start": "1412670961.211260539", "wall_clock_start":
 //  "2014-10-07 08:36:01.211260539" or null}. Integers of the clock are
 // strings: JSON readers parse numbers into doubles.
-nlohmann::ordered_json TimeBaseJson(const Trace& trace);
+nlohmann::ordered_json TimeBaseJson(const TimeBase& base, double start);
+inline nlohmann::ordered_json TimeBaseJson(const Trace& trace) {
+  return TimeBaseJson(trace.time_base(), trace.start_time());
+}
 
 }  // namespace macroscope

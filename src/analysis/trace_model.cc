@@ -227,7 +227,7 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
 
   // Every leaf that holds data was created above: the hierarchy is final.
   MicroModel model(std::move(hierarchy), std::move(sorted_names), request.slices);
-  model.set_range({begin, end});
+  model.set_range({begin, end, trace.time_base()});
   const Grid grid{begin, end, (end - begin) / request.slices, request.slices};
   const int32_t T = request.slices;
 

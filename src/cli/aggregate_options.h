@@ -26,8 +26,7 @@ struct AggregateOptions {
   int slices = 0;  // 0: not given
   std::string mode = "temporal";
   double p = -1;  // < 0: not given
-  double start = NAN;
-  double end = NAN;
+  std::string start, end;  // as given (model_loading.h)
   std::vector<std::string> types;
   std::vector<std::string> containers;
   bool normalize = false;

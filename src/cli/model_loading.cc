@@ -50,6 +50,15 @@ std::string CacheKey(const ModelSource& s) {
   return key.dump();
 }
 
+// --start/--end to model times of a trace with this time base and start.
+analysis::TimeRange ParseRange(const TimeBase& base, double trace_start, const std::string& start,
+                               const std::string& end) {
+  analysis::TimeRange range{ParseTime(base, start, trace_start, "--start"), ParseTime(base, end, trace_start, "--end"),
+                            base};
+  if (!(range.begin < range.end)) throw UserError("--start must be before --end");
+  return range;
+}
+
 // Slices to build so that the cached model serves many later requests:
 // about 900 (the seed's choice), a multiple of the asked count.
 int32_t CachedSlices(int32_t asked) { return asked >= 900 ? asked : asked * (900 / asked); }
@@ -62,7 +71,8 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
   if (!source.model_in.empty()) {
     model.emplace(analysis::ReadModelCsv(source.model_in, source.slices));
     timings->read = Since(last);
-    if (source.start && source.end) model->set_range({*source.start, *source.end});
+    if (source.start && source.end)  // a CSV model has no clock: plain numbers, +offsets from 0
+      model->set_range(ParseRange(TimeBase{}, 0, *source.start, *source.end));
   } else {
     auto metric = analysis::MetricFromName(source.metric);
     if (!metric) {
@@ -83,8 +93,12 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
       analysis::ModelRequest request;
       request.metric = *metric;
       request.slices = key.empty() || !Additive(*metric) ? slices : CachedSlices(slices);
-      request.start = source.start;
-      request.end = source.end;
+      if (source.start && source.end) {
+        const Trace& t = loaded.trace;
+        analysis::TimeRange range = ParseRange(t.time_base(), t.start_time(), *source.start, *source.end);
+        request.start = range.begin;
+        request.end = range.end;
+      }
       model.emplace(analysis::BuildModel(loaded.trace, request));
       if (!key.empty()) cache.Store(key, *model);
       if (request.slices != slices) model.emplace(model->Coarsen(request.slices / slices));

@@ -18,7 +18,9 @@ struct ModelSource {
   formats::ReadOptions read;
   std::string metric = "state-time";
   std::optional<int32_t> slices;       // CSV default: largest slice + 1; trace default: 100
-  std::optional<double> start, end;    // trace default: its span
+  // As given (time_base.h ParseTime: clock seconds, +OFFSET, a date); read
+  // with the trace's time base once it is loaded. Default: the trace's span.
+  std::optional<std::string> start, end;
   std::vector<std::string> types;      // model types, or entity types (all their values)
   std::vector<std::string> containers; // slash paths of container subtrees
   std::string cache_directory;         // model cache; empty: no cache

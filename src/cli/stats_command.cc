@@ -17,34 +17,46 @@ void RegisterStatsCommand(CLI::App& app) {
     std::vector<std::string> files;
     formats::ReadOptions read;
     analysis::StatisticsRequest request;
+    std::string start, end;  // as given: clock seconds, +OFFSET or a date
     std::string format = "text";
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("stats", "Per value: count, total and mean state time, share of a window");
   cmd->add_option("files", args->files, "Trace files, read in order as one trace")->required();
-  cmd->add_option("--start", args->request.start, "Window start (default: the trace's start)");
-  cmd->add_option("--end", args->request.end, "Window end (default: the trace's end)");
+  cmd->add_option("--start", args->start,
+                  "Window start: the trace clock's seconds, +OFFSET from the trace start (+2.5s, +412us) or a UTC "
+                  "date (default: the trace's start)");
+  cmd->add_option("--end", args->end, "Window end, in the same forms (default: the trace's end)");
   cmd->add_option("--containers", args->request.containers, "Only these containers and their descendants");
   cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     LoadedTrace loaded;
     LoadTrace(args->files, args->read, loaded);
-    analysis::Statistics stats = analysis::ComputeStatistics(loaded.trace, args->request);
+    const Trace& trace = loaded.trace;
+    analysis::StatisticsRequest request = args->request;
+    if (!args->start.empty()) request.start = ParseTime(trace.time_base(), args->start, trace.start_time(), "--start");
+    if (!args->end.empty()) request.end = ParseTime(trace.time_base(), args->end, trace.start_time(), "--end");
+    analysis::Statistics stats = analysis::ComputeStatistics(trace, request);
     if (args->format == "json") {
       std::cout << analysis::StatisticsJson(stats).dump(2) << "\n";
-    } else if (args->format == "csv") {
+    } else if (args->format == "csv") {  // times in model units, as the JSON's (docs/time.md)
       std::printf("kind,type,value,count,total_time,mean_time,share\n");
       for (auto& r : stats.rows)
-        std::printf("%s,%s,%s,%llu,%.9g,%.9g,%.6g\n", r.kind.c_str(), CsvField(r.type).c_str(),
+        std::printf("%s,%s,%s,%llu,%.17g,%.17g,%.6g\n", r.kind.c_str(), CsvField(r.type).c_str(),
                     CsvField(r.value).c_str(), static_cast<unsigned long long>(r.count), r.total_time, r.mean_time,
                     r.share);
-    } else {
-      std::printf("window %g .. %g\n%-6s %-24s %-24s %10s %14s %14s %8s\n", stats.start, stats.end, "kind", "type",
-                  "value", "count", "total time", "mean time", "share %");
+    } else {  // for people: times from the trace start, lengths in a readable unit
+      const TimeBase& base = stats.base;
+      auto human = [&](double ticks, bool sign) { return HumanSeconds(base.Seconds(ticks), 0, sign); };
+      std::printf("window %s .. %s\n%-6s %-24s %-24s %10s %16s %16s %8s\n",
+                  human(stats.start - trace.start_time(), true).c_str(),
+                  human(stats.end - trace.start_time(), true).c_str(), "kind", "type", "value", "count", "total time",
+                  "mean time", "share %");
       for (auto& r : stats.rows)
-        std::printf("%-6s %-24s %-24s %10llu %14.6g %14.6g %8.2f\n", r.kind.c_str(), r.type.c_str(), r.value.c_str(),
-                    static_cast<unsigned long long>(r.count), r.total_time, r.mean_time, r.share);
+        std::printf("%-6s %-24s %-24s %10llu %16s %16s %8.2f\n", r.kind.c_str(), r.type.c_str(), r.value.c_str(),
+                    static_cast<unsigned long long>(r.count), r.kind == "state" ? human(r.total_time, false).c_str() : "",
+                    r.kind == "state" ? human(r.mean_time, false).c_str() : "", r.share);
     }
   });
 }

@@ -167,7 +167,7 @@ std::string HumanSeconds(double seconds, double resolution, bool sign) {
     const char* name;
     int max_decimals;
   } kUnits[] = {{1, "s", 9}, {1e-3, "ms", 6}, {1e-6, "µs", 3}, {1e-9, "ns", 0}};
-  const double magnitude = std::fabs(seconds) > 0 ? std::fabs(seconds) : std::fabs(resolution);
+  const double magnitude = std::fabs(seconds) > 0 ? std::fabs(seconds) : resolution > 0 ? resolution : 1;
   size_t u = 0;
   while (u + 1 < std::size(kUnits) && magnitude < kUnits[u].scale * (1 - 1e-12)) ++u;
   int decimals = kUnits[u].max_decimals;
@@ -177,6 +177,13 @@ std::string HumanSeconds(double seconds, double resolution, bool sign) {
   }
   char number[64];
   std::snprintf(number, sizeof number, "%.*f", decimals, seconds / kUnits[u].scale);
+  // Without a resolution: every digit the unit has, less whole groups of zeros.
+  if (!(resolution > 0)) {
+    std::string_view digits(number);
+    while (decimals >= 3 && digits.ends_with("000")) digits.remove_suffix(3), decimals -= 3;
+    if (decimals == 0 && digits.ends_with('.')) digits.remove_suffix(1);
+    number[digits.size()] = '\0';
+  }
   std::string out = sign && seconds >= 0 ? "+" : "";
   // Fraction digits in groups of three: "2.794 729".
   std::string_view text(number);

@@ -62,8 +62,9 @@ int64_t ClockTicks(const TimeBase& base, double t);
 
 // For people: `seconds` (a time relative to the trace start, or a length)
 // in the unit its magnitude calls for, with the decimals `resolution` (in
-// seconds) needs: "2.794 729 s", "412.5 µs", "118 ns". `sign` puts a '+'
-// before times relative to the start.
+// seconds) needs: "2.794 729 s", "412.5 µs", "118 ns"; resolution 0: every
+// digit down to the ns, less trailing groups of zeros ("3367 s"). `sign`
+// puts a '+' before times relative to the start.
 std::string HumanSeconds(double seconds, double resolution, bool sign);
 
 // Wall-clock time of model time t, "2016-03-04 17:46:22.794728808" (UTC),

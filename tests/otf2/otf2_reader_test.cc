@@ -87,6 +87,12 @@ TEST_F(Otf2Sample, TimesAreTicksFromTheGlobalOffsetAndTheSpanStartsAtTheFirstEve
   EXPECT_EQ(records_, 22u);  // 11 + 5 + 6 records on locations 0, 1, 2
 }
 
+// Every record's time, to the tick: the entities start and end exactly at
+// otf2-print's timestamps, and at no other time.
+TEST_F(Otf2Sample, EntityTimesAreOtf2PrintsTicks) {
+  EXPECT_EQ(ModelTicks(trace_), Otf2PrintTicks(anchor_));
+}
+
 // dump prints the clock's own seconds (origin + ticks), exactly; a store
 // keeps the time base, so its dump is the same; --start takes the same
 // numbers and offsets from the trace start.

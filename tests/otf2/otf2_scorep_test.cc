@@ -63,6 +63,14 @@ TEST_P(Otf2Scorep, InfoJsonOfTheArchiveFolderHasTheSameTotals) {
   EXPECT_EQ(info["totals"]["event"].get<int>(), expected["record PROGRAM_BEGIN"] + expected["record PROGRAM_END"]);
 }
 
+// Every record's time, to the tick (the timer runs at 2.1 GHz: seconds in
+// a double would merge neighbours).
+TEST_P(Otf2Scorep, EntityTimesAreOtf2PrintsTicks) {
+  Trace trace;
+  formats::ReadTrace({Archive() + "/traces.otf2"}, {}, trace);
+  EXPECT_EQ(ModelTicks(trace), Otf2PrintTicks(Archive() + "/traces.otf2"));
+}
+
 TEST_P(Otf2Scorep, CountsAgreeWithOtf2Print) {
   std::map<std::string, int> expected = Expected(GetParam());
   std::map<std::string, int> printed = Otf2PrintCounts(Archive() + "/traces.otf2");

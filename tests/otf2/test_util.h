@@ -2,9 +2,12 @@
 // (tests/support) under this folder's namespace.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
+#include "model/trace.h"
 #include "test_support.h"
 
 namespace macroscope::otf2::testing {
@@ -18,5 +21,12 @@ using macroscope::testing::TempDir;
 
 // Event records per record kind in `otf2-print ANCHOR`'s listing ("ENTER" -> 42).
 std::map<std::string, int> Otf2PrintCounts(const std::string& anchor);
+
+// The distinct timestamps (timer ticks) of `otf2-print ANCHOR`'s records.
+std::set<int64_t> Otf2PrintTicks(const std::string& anchor);
+
+// The distinct clock ticks of every entity's start and end in `trace`
+// (model times are whole ticks from the time base's origin).
+std::set<int64_t> ModelTicks(const Trace& trace);
 
 }  // namespace macroscope::otf2::testing
