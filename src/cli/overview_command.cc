@@ -89,6 +89,10 @@ void RunOverview(const OverviewOptions& o) {
                                                  : render::OverviewMode::kTemporal;
   input.metric = o.shared.model_in.empty() ? o.shared.metric : "from CSV";
   input.title = BaseName(o.shared.trace.empty() ? o.shared.model_in : o.shared.trace);
+  // A trace's model counts ticks of its clock from the trace start (or from
+  // --start); a CSV model's range has no unit.
+  input.time.seconds = o.shared.model_in.empty();
+  input.time.origin = o.shared.start_given() ? "range start" : "trace start";
 
   render::Canvas canvas(o.width, o.height, format);
   render::DrawOverview(canvas, input);

@@ -161,13 +161,13 @@ void AppendDurationSeconds(std::string& out, const TimeBase& base, double d, int
     AppendFixed(out, base.Seconds(d), decimals);
 }
 
-std::string HumanSeconds(double seconds, double resolution, bool sign) {
+std::string HumanSeconds(double seconds, double resolution, bool sign, double magnitude) {
   static constexpr struct {
     double scale;
     const char* name;
     int max_decimals;
   } kUnits[] = {{1, "s", 9}, {1e-3, "ms", 6}, {1e-6, "µs", 3}, {1e-9, "ns", 0}};
-  const double magnitude = std::fabs(seconds) > 0 ? std::fabs(seconds) : resolution > 0 ? resolution : 1;
+  if (!(magnitude > 0)) magnitude = std::fabs(seconds) > 0 ? std::fabs(seconds) : resolution > 0 ? resolution : 1;
   size_t u = 0;
   while (u + 1 < std::size(kUnits) && magnitude < kUnits[u].scale * (1 - 1e-12)) ++u;
   int decimals = kUnits[u].max_decimals;

@@ -64,8 +64,9 @@ int64_t ClockTicks(const TimeBase& base, double t);
 // in the unit its magnitude calls for, with the decimals `resolution` (in
 // seconds) needs: "2.794 729 s", "412.5 µs", "118 ns"; resolution 0: every
 // digit down to the ns, less trailing groups of zeros ("3367 s"). `sign`
-// puts a '+' before times relative to the start.
-std::string HumanSeconds(double seconds, double resolution, bool sign);
+// puts a '+' before times relative to the start. `magnitude` > 0 picks the
+// unit instead of |seconds|: the labels of one axis share one unit.
+std::string HumanSeconds(double seconds, double resolution, bool sign, double magnitude = 0);
 
 // Wall-clock time of model time t, "2016-03-04 17:46:22.794728808" (UTC),
 // or "" when the clock has no epoch.

@@ -132,7 +132,7 @@ OverviewStats DrawOverview(Canvas& canvas, const OverviewInput& input,
       spatial ? std::clamp(width * 0.16, 110.0, 240.0) : 84.0;
   const double plot_left = kMargin + left_gutter;
   const double plot_right = right_x - 24;
-  TimeAxis axis(model.range(), model.slices(), plot_left, plot_right);
+  TimeAxis axis(model.range(), model.slices(), plot_left, plot_right, input.time);
 
   if (spatial) {
     const Rect plot{plot_left, views_top, plot_right - plot_left, views_bottom - views_top};
@@ -147,6 +147,7 @@ OverviewStats DrawOverview(Canvas& canvas, const OverviewInput& input,
     const Rect area{plot_left, views_top, plot_right - plot_left, views_bottom - views_top};
     TemporalViewOptions options;
     options.min_band_px = thresholds.min_type_band_px;
+    options.per_second = axis.in_seconds() && input.metric != "state-time";
     auto st = DrawTemporalView(canvas, area, axis, model, partition, sums, colors, options);
     stats.merged_bands = st.merged_bands;
     stats.dotted_marks = st.dotted_marks;

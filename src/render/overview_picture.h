@@ -12,6 +12,7 @@
 #include "analysis/micro_model.h"
 #include "analysis/p_list.h"
 #include "render/canvas.h"
+#include "render/time_axis.h"
 
 namespace macroscope::render {
 
@@ -26,6 +27,7 @@ struct OverviewInput {
   OverviewMode mode = OverviewMode::kTemporal;
   std::string metric;
   std::string title;  // e.g. the trace's file name
+  AxisTime time;      // how the time axis reads the model's range
 };
 
 // Visual aggregation thresholds, in pixels.

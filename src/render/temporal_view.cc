@@ -14,7 +14,7 @@ void Caption(Canvas& canvas, const Rect& band, const std::string& text) {
   canvas.Text(band.x - kCaptionGap, band.y + band.height / 2 + 4, text, style);
 }
 
-void DrawValueScale(Canvas& canvas, const Rect& plot, double max_value) {
+void DrawValueScale(Canvas& canvas, const Rect& plot, double max_value, const char* title) {
   const int max_ticks = std::clamp(static_cast<int>(plot.height / 45), 2, 8);
   std::vector<double> ticks = NiceTicks(0, max_value, max_ticks);
   const double step = ticks.size() >= 2 ? ticks[1] - ticks[0] : max_value;
@@ -27,7 +27,7 @@ void DrawValueScale(Canvas& canvas, const Rect& plot, double max_value) {
   }
   canvas.Line(plot.x, plot.y, plot.x, plot.bottom(), kAxisColor, 1);
   TextStyle caption{.size = 11, .color = kMutedTextColor};
-  canvas.VerticalText(plot.x - 52, plot.y + plot.height / 2, "value per unit time", caption);
+  canvas.VerticalText(plot.x - 52, plot.y + plot.height / 2, title, caption);
 }
 
 }  // namespace
@@ -45,8 +45,8 @@ TemporalViewStats DrawTemporalView(Canvas& canvas, const Rect& area, const TimeA
   const Rect plot{area.x, partition_band.bottom() + options.gap, area.width,
                   mode_band.y - options.gap - partition_band.bottom() - options.gap};
 
-  // Per-part density: value per unit time.
-  const double slice_duration = axis.SliceDuration();
+  // Per-part density: value per unit time, or per second of the trace's clock.
+  const double slice_duration = options.per_second ? axis.SliceSeconds() : axis.SliceDuration();
   double max_density = 0;
   for (size_t i = 0; i < partition.parts.size(); ++i) {
     const auto& part = partition.parts[i];
@@ -70,7 +70,7 @@ TemporalViewStats DrawTemporalView(Canvas& canvas, const Rect& area, const TimeA
   Caption(canvas, partition_band, "parts");
 
   // (b) stacked histogram.
-  DrawValueScale(canvas, plot, max_density);
+  DrawValueScale(canvas, plot, max_density, options.per_second ? "value per second" : "value per unit time");
   for (size_t i = 0; i < partition.parts.size(); ++i) {
     const auto& part = partition.parts[i];
     const double x0 = axis.SliceX(part.first_slice);

@@ -28,6 +28,10 @@ struct TemporalViewOptions {
   double band_height = 26;  // partition and mode bands
   double gap = 8;
   double min_band_px = 2;   // visual aggregation threshold of the histogram
+  // Histogram heights per second of the clock (counts on a clock of ns
+  // ticks would be per ns), not per unit of model time (state time per
+  // time is a ratio either way).
+  bool per_second = false;
 };
 
 struct TemporalViewStats {

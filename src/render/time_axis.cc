@@ -54,43 +54,65 @@ std::string FormatTick(double value, double step) {
 }
 
 TimeAxis::TimeAxis(const std::optional<analysis::TimeRange>& range, int slices, double x_left,
-                   double x_right)
+                   double x_right, AxisTime time)
     : has_time_(range.has_value()),
       begin_(range ? range->begin : 0),
       end_(range ? range->end : slices),
       slices_(std::max(1, slices)),
       left_(x_left),
-      right_(x_right) {}
+      right_(x_right),
+      time_(std::move(time)),
+      base_(range ? range->base : TimeBase{}) {}
 
-std::vector<double> TimeAxis::Ticks() const {
+std::vector<TimeAxis::Tick> TimeAxis::Ticks() const {
   const int max_ticks = std::clamp(static_cast<int>((right_ - left_) / 90), 2, 12);
-  std::vector<double> ticks = NiceTicks(begin_, end_, max_ticks);
+  std::vector<Tick> ticks;
+  if (in_seconds()) {
+    // Round values of seconds from the range's begin; labels by HumanSeconds
+    // at the step's resolution.
+    const double span = base_.Seconds(end_ - begin_);
+    const std::vector<double> seconds = NiceTicks(0, span, max_ticks);
+    const double step = seconds.size() >= 2 ? seconds[1] - seconds[0] : span;
+    const double largest = seconds.empty() ? span : seconds.back();  // one unit for the whole axis
+    for (double s : seconds)
+      ticks.push_back({left_ + (right_ - left_) * s / span, HumanSeconds(s, step, true, largest)});
+    return ticks;
+  }
+  std::vector<double> values = NiceTicks(begin_, end_, max_ticks);
   if (!has_time_) {
     // Slice numbers: integers only.
-    std::erase_if(ticks, [](double t) { return t != std::floor(t); });
+    std::erase_if(values, [](double t) { return t != std::floor(t); });
   }
+  const double step = values.size() >= 2 ? values[1] - values[0] : 1;
+  for (double t : values) ticks.push_back({TimeX(t), FormatTick(t, step)});
   return ticks;
+}
+
+std::pair<std::string, std::string> TimeAxis::Captions() const {
+  if (!has_time_) return {"slice", ""};
+  if (!in_seconds()) return {"time (model units)", ""};
+  const std::string wall = WallClock(base_, begin_);
+  return {"time from " + time_.origin, wall.empty() ? "" : time_.origin + ": " + wall + " UTC"};
 }
 
 void TimeAxis::Draw(Canvas& canvas, double y) const {
   canvas.Line(left_, y, right_, y, kAxisColor, 1);
-  const std::vector<double> ticks = Ticks();
-  const double step = ticks.size() >= 2 ? ticks[1] - ticks[0] : 1;
   TextStyle label{.size = 11, .color = kTextColor, .align = Align::kCenter};
-  for (double t : ticks) {
-    const double x = TimeX(t);
-    canvas.Line(x, y, x, y + 4, kAxisColor, 1);
-    canvas.Text(x, y + 16, FormatTick(t, step), label);
+  for (const Tick& tick : Ticks()) {
+    canvas.Line(tick.x, y, tick.x, y + 4, kAxisColor, 1);
+    canvas.Text(tick.x, y + 16, tick.label, label);
   }
+  const auto [title, wall] = Captions();
   TextStyle caption{.size = 11, .color = kMutedTextColor, .align = Align::kRight};
-  canvas.Text(right_, y + 31, has_time_ ? "time (trace units)" : "slice", caption);
+  canvas.Text(right_, y + 31, title, caption);
+  if (!wall.empty()) {
+    TextStyle note{.size = 11, .color = kMutedTextColor};
+    canvas.Text(left_, y + 31, wall, note, (right_ - left_) * 0.6);
+  }
 }
 
 void TimeAxis::DrawGrid(Canvas& canvas, double y_top, double y_bottom) const {
-  for (double t : Ticks()) {
-    const double x = TimeX(t);
-    canvas.Line(x, y_top, x, y_bottom, kGridColor, 1);
-  }
+  for (const Tick& tick : Ticks()) canvas.Line(tick.x, y_top, tick.x, y_bottom, kGridColor, 1);
 }
 
 }  // namespace macroscope::render

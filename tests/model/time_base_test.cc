@@ -54,6 +54,9 @@ TEST(TimeBase, HumanSecondsPickTheUnitAndTheDecimals) {
   EXPECT_EQ(HumanSeconds(6.0064903, 0, false), "6.006 490 300 s");
   EXPECT_EQ(HumanSeconds(0, 0, true), "+0 s");
   EXPECT_EQ(HumanSeconds(-0.5, 0.1, true), "-500 ms");
+  // One unit for an axis: the largest label's.
+  EXPECT_EQ(HumanSeconds(0.5, 0.5, true, 2.5), "+0.5 s");
+  EXPECT_EQ(HumanSeconds(0, 0.5, true, 2.5), "+0.0 s");
 }
 
 TEST(TimeBase, WallClockFromTheEpoch) {

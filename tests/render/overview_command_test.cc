@@ -1,6 +1,7 @@
 // Runs `macroscope overview` on small CSV models: the SVG's partition view
 // and legend, the PNG's size and pixels (visual aggregation), bad output
-// paths (exit 1, one line, no file left behind).
+// paths (exit 1, one line, no file left behind); on traces: the time axis
+// in seconds from the trace start, and a kernel trace's wall clock.
 #include <cairo.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 
 #include "render/canvas.h"
 #include "render/palette.h"
+#include "test_support.h"
 
 namespace macroscope::render {
 namespace {
@@ -113,6 +115,58 @@ TEST(OverviewCommandTest, SvgHasOneRectanglePerPartAndListsTheTypes) {
     EXPECT_NE(desc.find("\nwait\n"), std::string::npos);
     EXPECT_NE(svg.find("<title>model.csv</title>"), std::string::npos);
   }
+}
+
+// The searchable text of an SVG (every string drawn, one a line).
+std::string SvgText(const std::string& svg) {
+  const size_t from = svg.find("<desc>"), to = svg.find("</desc>");
+  return from == std::string::npos || to == std::string::npos ? "" : svg.substr(from, to - from);
+}
+
+TEST(OverviewCommandTest, CsvAxisKeepsTheModelsNumbers) {
+  const std::string dir = TestDir();
+  const std::string csv = WriteFile(dir + "/model.csv", kModel);
+  Result run = RunMacroscope(dir, "overview --model-in '" + csv + "' -o '" + dir + "/o.svg'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(SvgText(Slurp(dir + "/o.svg")).find("\nslice\n"), std::string::npos);
+  run = RunMacroscope(dir, "overview --model-in '" + csv + "' --start 0 --end 50 -o '" + dir + "/o.svg'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string text = SvgText(Slurp(dir + "/o.svg"));
+  EXPECT_NE(text.find("\n50\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\ntime (model units)\n"), std::string::npos) << text;
+}
+
+TEST(OverviewCommandTest, PajeAxisIsInSecondsFromTheTraceStart) {
+  const std::string dir = TestDir();
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/examples/synthetic.trace";
+  Result run = RunMacroscope(dir, "overview --no-cache '" + trace + "' -o '" + dir + "/o.svg'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string text = SvgText(Slurp(dir + "/o.svg"));
+  for (const char* label : {"\n+0 s\n", "\n+1000 s\n", "\n+3000 s\n", "\ntime from trace start\n"})
+    EXPECT_NE(text.find(label), std::string::npos) << label << " in " << text;
+  EXPECT_EQ(text.find("trace units"), std::string::npos) << text;
+  EXPECT_EQ(text.find("UTC"), std::string::npos) << "a Pajé trace has no wall clock: " << text;
+}
+
+TEST(OverviewCommandTest, KernelTraceAxisIsRelativeWithTheWallClockOfItsStart) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string dir = TestDir();
+  const std::string trace = ::macroscope::testing::SharedTestData() + "/ctf/bug446190";
+  Result run = RunMacroscope(dir, "overview --no-cache '" + trace + "' -o '" + dir + "/o.svg'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::string text = SvgText(Slurp(dir + "/o.svg"));
+  for (const char* label : {"\n+0 s\n", "\n+1 s\n", "\n+6 s\n", "\ntime from trace start\n",
+                            "\ntrace start: 2014-10-07 08:36:01.211260539 UTC\n"})
+    EXPECT_NE(text.find(label), std::string::npos) << label << " in " << text;
+  // Not the clock's own seconds (1412670961...).
+  EXPECT_FALSE(std::regex_search(text, std::regex("[0-9]{10}"))) << text;
+  // A 4 ms window: milliseconds from its start, and where it starts.
+  run = RunMacroscope(dir, "overview --no-cache '" + trace + "' --start +2.5s --end +2504ms -o '" + dir + "/o.svg'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  text = SvgText(Slurp(dir + "/o.svg"));
+  for (const char* label : {"\n+0 ms\n", "\n+2 ms\n", "\n+4 ms\n", "\ntime from range start\n",
+                            "\nrange start: 2014-10-07 08:36:03.711260539 UTC\n"})
+    EXPECT_NE(text.find(label), std::string::npos) << label << " in " << text;
 }
 
 TEST(OverviewCommandTest, SpatiotemporalSvgNamesTheResources) {

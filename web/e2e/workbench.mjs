@@ -1,10 +1,13 @@
 // End-to-end test of the workbench against the real `macroscope serve`:
 //   node e2e/workbench.mjs MACROSCOPE_BINARY SOURCE_DIR [ARTIFACT_DIR]
 // Starts the server on examples/synthetic.trace (and, as trace 1, a small
-// trace with user fields from tests/paje/traces), drives Debian's Chromium
-// through playwright-core (no browser download), checks what the page draws
-// against what the API answers, and saves screenshots into ARTIFACT_DIR —
-// and into SOURCE_DIR/docs too when MACROSCOPE_DOCS_SCREENSHOTS=1.
+// trace with user fields from tests/paje/traces; as trace 2, when the shared
+// test data is beside the clone, a 4-CPU LTTng kernel trace), drives
+// Debian's Chromium through playwright-core (no browser download), checks
+// what the page draws against what the API answers — times included: from
+// the trace start in seconds, or on the wall clock — and saves screenshots
+// into ARTIFACT_DIR, and into SOURCE_DIR/docs too when
+// MACROSCOPE_DOCS_SCREENSHOTS=1.
 // Closes with "N passed, M failed"; exits non-zero on any failure.
 
 import { spawn } from 'node:child_process';
@@ -27,6 +30,9 @@ if (!existsSync(join(sourceDir, 'web', 'dist', 'index.html'))) {
 const artifacts = resolve(artifactArg ?? '.');
 mkdirSync(artifacts, { recursive: true });
 const toDocs = process.env.MACROSCOPE_DOCS_SCREENSHOTS === '1';
+// Real traces of other tools, beside the clone (CI has them): optional.
+const kernelTrace = resolve(sourceDir, '..', 'shared', 'testdata', 'ctf', 'bug446190');
+const haveKernelTrace = existsSync(join(kernelTrace, 'metadata'));
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let passed = 0;
@@ -38,7 +44,8 @@ function check(name, ok, detail = '') {
 /** Starts the server and resolves with its base URL from the start-up line. */
 function startServer() {
   const child = spawn(binary, ['serve', '--port', '0', '--web', join(sourceDir, 'web', 'dist'),
-    join(sourceDir, 'examples', 'synthetic.trace'), join(sourceDir, 'tests', 'paje', 'traces', 'user_fields.trace')],
+    join(sourceDir, 'examples', 'synthetic.trace'), join(sourceDir, 'tests', 'paje', 'traces', 'user_fields.trace'),
+    ...(haveKernelTrace ? [kernelTrace] : [])],
   { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error('no start-up line within 60 s')), 60000);
@@ -78,6 +85,25 @@ function modelQuery(h) {
   return `slices=${h.slices}&metric=${h.metric}&mode=${h.mode}`;
 }
 
+/** Axis labels of times from the trace start: "+0 s", "+19.5 ms", "+2.794 729 s". */
+const RELATIVE = /^\+\d+(\.\d{1,3}( \d{1,3})*)? (s|ms|µs|ns)$/;
+/** What the axis showed before times had a unit: the clock's own seconds, "1,412,670,961.2". */
+const CLOCK_SECONDS = /\d{10}|\d,\d{3},\d{3},\d{3}/;
+
+/** `ns` (a BigInt) from the trace start to the ns, in the unit of its magnitude: "+20.404 123 ms". */
+function exactFromStart(ns) {
+  const [unit, scale] = ns >= 1000000000n ? ['s', 1000000000n] : ns >= 1000000n ? ['ms', 1000000n] : ns >= 1000n ? ['µs', 1000n] : ['ns', 1n];
+  const digits = (ns % scale).toString().padStart(scale.toString().length - 1, '0').match(/.{1,3}/g);
+  return `+${ns / scale}${scale > 1n ? `.${digits.join(' ')}` : ''} ${unit}`;
+}
+
+/** `ns` (a BigInt) since 1970 as the workbench writes it: "2014-10-07 08:36:01.211 260 539". */
+function wallClock(ns) {
+  const date = new Date(Number(ns / 1000000000n) * 1000).toISOString();
+  const fraction = (ns % 1000000000n).toString().padStart(9, '0');
+  return `${date.slice(0, 10)} ${date.slice(11, 19)}.${fraction.slice(0, 3)} ${fraction.slice(3, 6)} ${fraction.slice(6)}`;
+}
+
 const userDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-'));
 const server = startServer();
 let context;
@@ -98,9 +124,16 @@ try {
 
   // The example loads.
   const traces = await api(base, 'traces');
+  const withQuery = (query) => `${base}${base.includes('?') ? '&' : '?'}${query}`;
   check('the example is listed', (await page.locator('[data-testid=trace-select]').innerText()).includes(traces[0].name));
   check('the overview has parts', h.parts > 0, JSON.stringify(h.parts));
   check('p is chosen and in the URL', h.p !== null && h.url.includes(`p=${h.p}`), h.url);
+  // A Pajé trace's times are seconds: the axes read them from its start, and there is no wall clock to show.
+  check('the axes read seconds from the trace start',
+    h.gantt.ruler.labels.length > 2 && h.gantt.ruler.labels.every((l) => RELATIVE.test(l) && l.endsWith(' s'))
+      && h.overview.ticks.length > 2 && h.overview.ticks.every((l) => RELATIVE.test(l)),
+    JSON.stringify([h.gantt.ruler.labels, h.overview.ticks]));
+  check('no wall-clock toggle without a wall clock', !h.wallClock && !(await page.locator('[data-testid=clock-toggle]').isVisible()));
 
   // The overview shows as many parts as the API gives for that p.
   let agg = await api(base, `traces/0/aggregate?${modelQuery(h)}&p=${h.p}`);
@@ -181,6 +214,7 @@ try {
   await tooltip.waitFor({ state: 'visible', timeout: 5000 });
   const tipText = await tooltip.innerText();
   check('hovering a state shows its value', tipText.includes(entity.value) && tipText.includes(sample.value), tipText);
+  check('the tooltip gives times from the trace start', /start\s*\+\d/.test(tipText) && /duration\s*\d/.test(tipText), tipText);
 
   // Clicking opens the inspector with every field of the entity.
   await page.mouse.click(sample.x, sample.y);
@@ -264,6 +298,78 @@ try {
   const userText = await page.locator('[data-testid=inspector]').innerText();
   check('the inspector lists the user fields', (fielded.fields ?? []).length > 0
     && fielded.fields.every((f) => userText.includes(f.name) && userText.includes(String(f.value))), userText);
+
+  // A kernel trace: nanosecond ticks from its first event, and a wall clock.
+  if (!haveKernelTrace) {
+    console.log(`skip the kernel trace checks: no ${kernelTrace} (the shared test data; CI has it beside the clone)`);
+  } else {
+    const summary = (await api(base, 'traces'))[2];
+    check('the kernel trace starts at model time 0, in ns, with a wall clock',
+      summary.start === 0 && summary.time?.unit === 'ns' && summary.time?.wall_clock_start === '2014-10-07 08:36:01.211260539',
+      JSON.stringify(summary));
+    await page.goto(withQuery('trace=2'));
+    h = await settled(page, 'window.__macroscope.trace === 2');
+    const labels = (x) => [...x.gantt.ruler.labels, ...x.overview.ticks];
+    check('kernel trace: the axes read seconds from the start, not the clock\'s seconds',
+      labels(h).length > 6 && labels(h).every((l) => RELATIVE.test(l) && !CLOCK_SECONDS.test(l))
+        && h.overview.ticks.includes('+1.0 s') && h.overview.ticks.includes('+6.0 s'),
+      JSON.stringify(labels(h)));
+    const header = await page.locator('[data-testid=trace-info]').innerText();
+    check('the header gives the length and the wall-clock start', header.includes('6.006 490 300 s from 2014-10-07 08:36:01.211 260 539 UTC'), header);
+
+    // A few milliseconds of the busiest stretch (the state dump): millisecond labels.
+    await page.goto(withQuery('trace=2&range=19000000,23000000'));
+    h = await settled(page, 'window.__macroscope.trace === 2 && window.__macroscope.gantt.sample.length > 0');
+    check('zoomed to 4 ms: millisecond labels from the trace start',
+      labels(h).every((l) => RELATIVE.test(l) && l.endsWith(' ms')) && h.gantt.ruler.labels.includes('+20.0 ms')
+        && h.overview.ticks.includes('+19.0 ms') && h.overview.ticks.includes('+23.0 ms'),
+      JSON.stringify(labels(h)));
+    const kernelSample = h.gantt.sample[0];
+    await page.mouse.move(kernelSample.x, kernelSample.y);
+    await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 });
+    const kernelTip = await page.locator('[data-testid=tooltip]').innerText();
+    check('the kernel tooltip gives times in ms from the start', /start\s*\+\d+\.\d+ ms/.test(kernelTip) && !CLOCK_SECONDS.test(kernelTip), kernelTip);
+    await shot(page, 'web-ctf-relative-axis.png');
+
+    // The wheel zooms further: finer decimals, still from the start.
+    const kbox = await page.locator('[data-testid=gantt]').boundingBox();
+    await page.mouse.move(kbox.x + 180 + (kbox.width - 184) / 2, kbox.y + 30);
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -300);
+    await page.waitForFunction(() => window.__macroscope.gantt.end - window.__macroscope.gantt.start < 200000, null, { timeout: 5000 });
+    h = await settled(page);
+    check('zoomed to tens of µs: labels to the µs from the start',
+      h.gantt.ruler.labels.length > 2 && h.gantt.ruler.labels.every((l) => /^\+\d+\.\d{3}( \d{1,3})? ms$/.test(l)),
+      JSON.stringify(h.gantt.ruler.labels));
+
+    // The inspector gives times to the nanosecond, from the start.
+    const picked = h.gantt.sample[0] ?? kernelSample;
+    const kernelEntity = await api(base, `traces/2/entity/${picked.id}`);
+    await page.mouse.click(picked.x, picked.y);
+    await page.waitForFunction((id) => window.__macroscope.inspected === id && !window.__macroscope.loading, picked.id, { timeout: 5000 });
+    const startCell = () => page.locator('[data-testid=inspector] tr[data-field=start] td').nth(1).innerText();
+    const ns = BigInt(kernelEntity.start);
+    const exact = exactFromStart(ns);
+    check('the inspector gives the start to the ns', (await startCell()) === exact, `${await startCell()} vs ${exact}`);
+
+    // One click away: wall-clock times, exact to the ns (integers, not a double of epoch seconds).
+    await page.click('[data-testid=clock-toggle]');
+    h = await settled(page, "window.__macroscope.clock === 'wall'");
+    check('the toggle switches the axes to the wall clock',
+      h.gantt.ruler.labels.length > 2 && h.gantt.ruler.labels.every((l) => /^08:36:01\.\d{3}( \d{1,3})*$/.test(l))
+        && h.gantt.ruler.caption.startsWith('2014-10-07 UTC') && h.overview.ticks.every((l) => /^08:36:01\.\d/.test(l))
+        && h.url.includes('clock=wall'),
+      JSON.stringify([h.gantt.ruler, h.overview.ticks, h.url]));
+    const wall = wallClock(1412670961211260539n + ns);
+    check('the inspector gives the wall-clock start to the ns', (await startCell()) === wall, `${await startCell()} vs ${wall}`);
+    await page.mouse.move(kernelSample.x, kernelSample.y + 1);
+    await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
+    check('the tooltip follows the wall clock', (await page.locator('[data-testid=tooltip]').innerText()).includes('08:36:01.'));
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('w');
+    h = await settled(page, "window.__macroscope.clock === 'relative'");
+    check('W switches back to times from the start', h.gantt.ruler.labels.every((l) => RELATIVE.test(l)) && !h.url.includes('clock='),
+      JSON.stringify([h.gantt.ruler.labels, h.url]));
+  }
 
   check('no error on the page', pageErrors.length === 0 && !(await page.locator('[data-testid=error]').isVisible()), pageErrors.join('; '));
 } catch (err) {

@@ -1,8 +1,11 @@
 // Typed access to the JSON API of `macroscope serve` (docs/serve.md).
 // Every request carries the access token when the page was given one.
 
+import type { TimeInfo } from './time';
+
 export interface Totals { container: number; state: number; event: number; link: number; variable: number }
-export interface TraceSummary { id: number; name: string; format: string; start: number; end: number; totals: Totals }
+/** start and end are model times, in ticks of the trace's clock; `time` says what a tick is (time.ts). */
+export interface TraceSummary { id: number; name: string; format: string; start: number; end: number; time?: TimeInfo; totals: Totals }
 export interface DeclaredValue { name: string; color: string | null }
 export type Kind = 'container' | 'state' | 'event' | 'link' | 'variable';
 export interface TypeNode { id: number; name: string; alias: string; kind: Kind; parent: number; values?: DeclaredValue[] }

@@ -11,7 +11,8 @@ import { Curves } from './views/curves';
 import { Filters } from './views/filters';
 import { Gantt } from './views/gantt';
 import { Inspector } from './views/inspector';
-import { entryAt, formatNumber, formatTime, kneeIndex, pInside } from './views/layout';
+import { formatWallClock, TimeDisplay } from './time';
+import { entryAt, formatNumber, kneeIndex, pInside } from './views/layout';
 import { renderLegend } from './views/legend';
 import { Overview } from './views/overview';
 import { StatsView } from './views/stats';
@@ -36,13 +37,15 @@ const hook: Record<string, unknown> = { ready: false, loading: true };
 (window as unknown as { __macroscope: unknown }).__macroscope = hook;
 
 const colorOf = (modelType: string) => palette.color(...splitModelType(modelType, typeNames));
+/** How every view writes times: from the trace start, or on the wall clock. */
+const time = new TimeDisplay();
 
-const overview = new Overview($('overview'), { select: (a, b) => zoomTo(a, b) });
+const overview = new Overview($('overview'), time, { select: (a, b) => zoomTo(a, b) });
 const curves = new Curves($('curves'), (p) => navigate({ p }));
-const inspector = new Inspector($('inspector-panel'), () => { inspected = null; inspector.hide(); gantt.markInspected(null); updateHook(); });
-const statsView = new StatsView($('stats'), $('pie'), $('stats-range'), palette, recolour);
+const inspector = new Inspector($('inspector-panel'), time, () => { inspected = null; inspector.hide(); gantt.markInspected(null); updateHook(); });
+const statsView = new StatsView($('stats'), $('pie'), $('stats-range'), palette, time, recolour);
 const filters = new Filters($('filters'), palette, (f) => navigate({ ...f, gantt: null }), recolour);
-const gantt = new Gantt($('gantt'), $('ruler'), api, () => state.trace, palette, {
+const gantt = new Gantt($('gantt'), $('ruler'), api, () => state.trace, palette, time, {
   select: (a, b) => zoomTo(a, b),
   viewChanged: (a, b) => { state = { ...state, gantt: [a, b] }; saveViewSoon(); },
   inspect: (id) => void inspect(id),
@@ -109,10 +112,28 @@ async function loadTrace(): Promise<void> {
   typeNames = trace.types.filter((t) => t.kind !== 'container').map((t) => t.name);
   for (const t of trace.types) for (const v of t.values ?? []) palette.declare(t.name, v.name, v.color);
   gantt.setTrace(trace);
+  time.set(trace.time, trace.start);
   applied = null;
-  $('trace-info').textContent = `${trace.format} · ${formatTime(trace.start)} – ${formatTime(trace.end)} · `
+  const wall = time.clock.wallNs(trace.start);
+  $('trace-info').textContent = `${trace.format} · ${time.length(trace.end - trace.start, time.exact)}`
+    + `${wall !== null ? ` from ${formatWallClock(wall)} UTC` : ''} · `
     + `${trace.totals.container} containers, ${trace.totals.state} states, ${trace.totals.event} events, `
     + `${trace.totals.link} links, ${trace.totals.variable} variable points`;
+  const toggle = $('clock') as HTMLButtonElement;
+  toggle.hidden = !time.clock.hasWallClock;
+}
+
+/** The clock mode changed: every time on the page is written again. */
+function redrawTimes(): void {
+  overview.render();
+  gantt.schedule();
+  statsView.render();
+  inspector.refresh();
+  writeOverviewRange();
+}
+
+function toggleClock(): void {
+  if (time.clock.hasWallClock) navigate({ clock: state.clock === 'wall' ? 'relative' : 'wall' }, true);
 }
 
 /** The model types the aggregate endpoint takes for the type and value filters. */
@@ -142,7 +163,9 @@ async function apply(): Promise<void> {
   const prev = applied;
   applied = { ...state };
   $('error').hidden = true;
+  time.mode = state.clock;
   syncControls();
+  if (prev && prev.clock !== state.clock) redrawTimes();
   gantt.setFilter({ types: state.types, values: state.values, containers: state.containers, collapsed: new Set(state.collapsed) });
   const view = state.gantt ?? range();
   gantt.setView(view[0], view[1], false);
@@ -184,14 +207,20 @@ async function loadAggregate(seq: number): Promise<void> {
 
 function drawOverview(): void {
   if (!agg) return;
-  overview.set({ agg, view: state.view, mode: state.mode, colorOf });
+  overview.set({ agg, view: state.view, mode: state.mode, metric: state.metric, colorOf });
   curves.set(plist, state.p ?? 0);
   renderLegend($('legend'), agg.types, typeNames, colorOf, recolour);
-  const [b, e] = agg.range ?? range();
-  $('overview-range').textContent = `${formatTime(b)} – ${formatTime(e)} · ${agg.slices} slices · ${agg.parts.length} parts`;
+  writeOverviewRange();
   $('p-value').textContent = `p = ${formatNumber(state.p ?? 0)}`;
   renders++;
   updateHook();
+}
+
+function writeOverviewRange(): void {
+  if (!agg) return;
+  const [b, e] = agg.range ?? range();
+  const resolution = time.pixel(e - b, $('overview').clientWidth);
+  $('overview-range').textContent = `${time.range(b, e, resolution)} · ${agg.slices} slices · ${agg.parts.length} parts`;
 }
 
 async function loadStats(): Promise<void> {
@@ -233,6 +262,8 @@ function syncControls(): void {
   if (![...slices.options].some((o) => o.value === String(state.slices))) slices.add(new Option(String(state.slices), String(state.slices)));
   slices.value = String(state.slices);
   ($('trace') as HTMLSelectElement).value = String(state.trace);
+  const toggle = $('clock') as HTMLButtonElement;
+  toggle.setAttribute('aria-pressed', String(time.mode === 'wall'));
   // In the spatiotemporal view, "stacked" colours by amplitude.
   ($('view') as HTMLSelectElement).options[1].textContent = state.mode === 'spatiotemporal' ? 'amplitude' : 'stacked';
 }
@@ -258,9 +289,11 @@ function updateHook(): void {
     plistParts: plist.length && state.p !== null ? plist[entryAt(ps, state.p)].parts : null,
     range: agg?.range ?? null,
     slices: state.slices, metric: state.metric, mode: state.mode, view: state.view,
+    clock: time.mode,
+    wallClock: time.clock.hasWallClock,
     overview: { ...overview.drawn, marks: overview.mergedMarks().map((m) => ({ ...m, x: m.x + ox, y: m.y + oy })) },
     gantt: {
-      start: gantt.viewRange[0], end: gantt.viewRange[1], ...gantt.stats,
+      start: gantt.viewRange[0], end: gantt.viewRange[1], ...gantt.stats, ruler: gantt.rulerDrawn,
       sample: gantt.sample.map((s) => ({ ...s, x: s.x + gx, y: s.y + gy })),
     },
     curvePoints: curves.points.map((pt) => ({ index: pt.index, p: pt.p, parts: pt.parts, x: pt.x + cx, y: pt.yGain + cy })),
@@ -289,9 +322,15 @@ function setupControls(): void {
   $('back').addEventListener('click', () => history.back());
   $('forward').addEventListener('click', () => history.forward());
   $('reset').addEventListener('click', () => navigate({ range: null, gantt: null, containers: [] }));
+  $('clock').addEventListener('click', () => toggleClock());
+  // W switches between times from the start and wall-clock times (not while typing).
+  window.addEventListener('keydown', (e) => {
+    const typing = (e.target as Element | null)?.closest?.('input, select, textarea');
+    if (e.key.toLowerCase() === 'w' && !e.ctrlKey && !e.metaKey && !e.altKey && !typing) toggleClock();
+  });
   const select = $('trace') as HTMLSelectElement;
   select.addEventListener('change', () => {
-    state = { ...DEFAULT_STATE, token: state.token, trace: Number(select.value) };
+    state = { ...DEFAULT_STATE, token: state.token, clock: state.clock, trace: Number(select.value) };
     history.pushState(null, '', formatState(state) || location.pathname);
     void loadTrace().then(apply).catch(showError);
   });

@@ -6,7 +6,7 @@ describe('URL state', () => {
     const s: ViewState = {
       trace: 2, range: [10.5, 200], gantt: [20, 30.25], p: 0.0123, slices: 30, metric: 'event-count',
       mode: 'spatiotemporal', view: 'mode', types: [3, 4], values: ['a,b', 'value 1'], containers: [7],
-      collapsed: [1, 2], token: 's3cret',
+      collapsed: [1, 2], clock: 'wall', token: 's3cret',
     };
     expect(parseState(formatState(s))).toEqual(s);
   });
@@ -25,10 +25,11 @@ describe('URL state', () => {
     expect(s.mode).toBe('temporal');
     expect(s.types).toEqual([1, 3]);
     expect(s.trace).toBe(0);
+    expect(parseState('?clock=sundial').clock).toBe('relative');
   });
 
   it('tells when the model must be fetched again', () => {
-    expect(sameModel(DEFAULT_STATE, { ...DEFAULT_STATE, p: 0.1, gantt: [1, 2] })).toBe(true);
+    expect(sameModel(DEFAULT_STATE, { ...DEFAULT_STATE, p: 0.1, gantt: [1, 2], clock: 'wall' })).toBe(true);
     expect(sameModel(DEFAULT_STATE, { ...DEFAULT_STATE, range: [1, 2] })).toBe(false);
   });
 });

@@ -30,12 +30,14 @@ export interface ViewState {
   containers: number[];
   /** Collapsed containers of the Gantt. */
   collapsed: number[];
+  /** Times read from the trace start, or as wall-clock dates (traces whose clock has an epoch). */
+  clock: 'relative' | 'wall';
   token: string | null;
 }
 
 export const DEFAULT_STATE: ViewState = {
   trace: 0, range: null, gantt: null, p: null, slices: 100, metric: 'state-time', mode: 'temporal',
-  view: 'stacked', types: [], values: [], containers: [], collapsed: [], token: null,
+  view: 'stacked', types: [], values: [], containers: [], collapsed: [], clock: 'relative', token: null,
 };
 
 function num(text: string | null): number | null {
@@ -77,6 +79,7 @@ export function parseState(search: string): ViewState {
   s.values = q.getAll('value');
   s.containers = ids(q.get('containers'));
   s.collapsed = ids(q.get('collapsed'));
+  if (q.get('clock') === 'wall') s.clock = 'wall';
   s.token = q.get('token');
   return s;
 }
@@ -96,6 +99,7 @@ export function formatState(s: ViewState): string {
   for (const v of s.values) q.append('value', v);
   if (s.containers.length) q.set('containers', s.containers.join(','));
   if (s.collapsed.length) q.set('collapsed', s.collapsed.join(','));
+  if (s.clock !== DEFAULT_STATE.clock) q.set('clock', s.clock);
   if (s.token) q.set('token', s.token);
   const text = q.toString();
   return text ? `?${text}` : '';

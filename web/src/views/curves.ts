@@ -5,7 +5,7 @@
 
 import type { PlistEntry } from '../api';
 import { fitCanvas } from './canvas';
-import { entryAt, formatNumber, formatTime, niceTicks, pInside, toX, type Scale } from './layout';
+import { entryAt, formatNumber, formatTick, niceTicks, pInside, toX, type Scale } from './layout';
 import { hideTooltip, showTooltip } from './tooltip';
 
 const GAIN = '#2f6fd0';
@@ -53,7 +53,7 @@ export class Curves {
     ctx.fillStyle = '#444';
     ctx.textAlign = 'center';
     const { ticks, step } = niceTicks(0, pMax, this.scale.width, 50);
-    for (const p of ticks) ctx.fillText(formatTime(p, step), toX(this.scale, p), bottom + 13);
+    for (const p of ticks) ctx.fillText(formatTick(p, step), toX(this.scale, p), bottom + 13);
     ctx.textAlign = 'right';
     for (const f of [0, 0.5, 1]) ctx.fillText(String(f), this.scale.x0 - 4, y(f) + 3);
     ctx.textAlign = 'left';

@@ -14,7 +14,8 @@
 import type { Api, ContainerNode, EventItem, LinkItem, StateItem, Summary, TraceDetail, TypeNode, VariableItem, Window, WindowRow } from '../api';
 import type { Palette } from '../colors';
 import { fitCanvas, hatch, onDrag } from './canvas';
-import { formatNumber, formatTime, niceTicks, RectBatch, toTime, toX, type Scale } from './layout';
+import type { TimeDisplay } from '../time';
+import { fitAxis, formatNumber, RectBatch, toTime, toX, type Scale } from './layout';
 import { hideTooltip, showTooltip, type TipLine } from './tooltip';
 
 const LABEL_W = 180;
@@ -66,10 +67,12 @@ export class Gantt {
   stats = { rows: 0, items: 0, summaries: 0, shown: 0, hidden: 0, loading: false };
   /** A few drawn states (canvas coordinates), for tests to hover. */
   sample: { id: string; value: string; x: number; y: number }[] = [];
+  /** The ruler's labels and its corner caption at the last frame, for the test hook. */
+  rulerDrawn = { labels: [] as string[], caption: '' };
 
   constructor(private readonly canvas: HTMLCanvasElement, private readonly ruler: HTMLCanvasElement,
               private readonly api: Api, private readonly traceIndex: () => number,
-              private readonly palette: Palette, private readonly events: GanttEvents) {
+              private readonly palette: Palette, private readonly time: TimeDisplay, private readonly events: GanttEvents) {
     canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     canvas.addEventListener('pointermove', (e) => { if (!this.panFrom && !this.selecting) this.hover(e); });
     canvas.addEventListener('pointerleave', () => { hideTooltip(); this.markHovered(''); });
@@ -494,32 +497,50 @@ export class Gantt {
     const h = this.ruler.clientHeight;
     ctx.fillStyle = '#f1f3f6';
     ctx.fillRect(0, 0, this.ruler.clientWidth, h);
-    const { ticks, step } = niceTicks(this.view[0], this.view[1], this.scale.width, 90);
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'left';
-    for (const t of ticks) {
+    const [v0, v1] = this.view;
+    const axis = fitAxis(this.time, v0, v1, this.scale.width, (text) => ctx.measureText(text).width);
+    const right = this.scale.x0 + this.scale.width;
+    this.rulerDrawn.labels = [];
+    for (const { t, label } of axis.ticks) {
       const x = Math.round(toX(this.scale, t)) + 0.5;
       ctx.fillStyle = '#9aa0aa';
       ctx.fillRect(x, h - 8, 1, 8);
-      const label = formatTime(t, step);
-      if (x + 3 + ctx.measureText(label).width > this.scale.x0 + this.scale.width) continue;
+      if (x + 3 + ctx.measureText(label).width > right) continue;
       ctx.fillStyle = '#333';
       ctx.fillText(label, x + 3, h - 10);
+      this.rulerDrawn.labels.push(label);
     }
     // Minor ticks at a fifth of the step.
     ctx.fillStyle = '#c3c7ce';
-    for (const t of ticks) for (let k = 1; k < 5; k++) {
-      const x = toX(this.scale, t + (k * step) / 5);
-      if (x < this.scale.x0 + this.scale.width) ctx.fillRect(Math.round(x), h - 4, 1, 4);
+    const minor = axis.ticks.length > 1 ? (axis.ticks[1].t - axis.ticks[0].t) / 5 : 0;
+    for (const { t } of minor > 0 ? [{ t: axis.ticks[0].t - 5 * minor }, ...axis.ticks] : []) for (let k = 1; k < 5; k++) {
+      const x = toX(this.scale, t + k * minor);
+      if (x > this.scale.x0 && x < right) ctx.fillRect(Math.round(x), h - 4, 1, 4);
     }
     ctx.fillStyle = '#f1f3f6';
     ctx.fillRect(0, 0, LABEL_W, h);
     ctx.fillStyle = '#5b6270';
-    ctx.fillText(`${formatTime(this.view[0])} – ${formatTime(this.view[1])}`, 6, h - 10, LABEL_W - 10);
+    // The corner: the view's range; with wall-clock labels, the day they leave out and the view's length.
+    const resolution = this.time.pixel(v1 - v0, this.scale.width);
+    this.rulerDrawn.caption = axis.context
+      ? `${axis.context} · ${this.time.length(v1 - v0, resolution)}`
+      : this.time.range(v0, v1, resolution);
+    ctx.fillText(this.rulerDrawn.caption, 6, h - 10, LABEL_W - 10);
     if (this.selecting) {
       const xa = toX(this.scale, this.selecting[0]), xb = toX(this.scale, this.selecting[1]);
       ctx.fillStyle = 'rgba(40, 90, 200, 0.3)';
       ctx.fillRect(Math.min(xa, xb), 0, Math.abs(xb - xa), h);
+      // What the selection spans, above the ticks.
+      const [a, b] = this.selecting[0] < this.selecting[1] ? this.selecting : [this.selecting[1], this.selecting[0]];
+      const text = `${this.time.range(a, b, resolution)}  (${this.time.length(b - a, resolution)})`;
+      const w = ctx.measureText(text).width;
+      const x = Math.max(this.scale.x0 + 2, Math.min(Math.min(xa, xb), right - w - 2));
+      ctx.fillStyle = 'rgba(241, 243, 246, 0.9)';
+      ctx.fillRect(x - 2, 0, w + 4, 11);
+      ctx.fillStyle = '#1f3f99';
+      ctx.fillText(text, x, 9);
     }
     ctx.fillStyle = '#d5d9e0';
     ctx.fillRect(0, h - 1, this.ruler.clientWidth, 1);
@@ -616,19 +637,21 @@ export class Gantt {
     if (!hit) { hideTooltip(); return; }
     const type = this.types.get(hit.row.type);
     const lines: TipLine[] = [{ label: 'container', value: hit.line.container.path || hit.line.container.name }];
+    // Times at the resolution of a pixel of this zoom.
+    const resolution = this.time.pixel(this.view[1] - this.view[0], this.scale.width);
     if (hit.summary) {
       const s = hit.summary;
       if (s.value !== undefined) lines.push({ label: 'dominant', value: s.value, color: this.palette.color(type?.name ?? '', s.value) });
       if (s.min !== undefined) lines.push({ label: 'min – max', value: `${formatNumber(s.min)} – ${formatNumber(s.max ?? s.min)}` });
-      lines.push({ label: 'time', value: `${formatTime(s.start)} – ${formatTime(s.end)}` });
+      lines.push({ label: 'time', value: this.time.range(s.start, s.end, resolution) });
       showTooltip(e.clientX, e.clientY, `${s.count} ${type?.name ?? ''} entities merged`, lines, 'too small to draw one by one: zoom in to see them');
       return;
     }
     const it = hit.item!;
     if ('value' in it) lines.unshift({ label: 'value', value: it.value, color: this.palette.color(type?.name ?? '', it.value) });
     if ('number' in it) lines.unshift({ label: 'value', value: formatNumber(it.number) });
-    lines.push({ label: 'start', value: formatTime(it.start) });
-    if ('end' in it) lines.push({ label: 'end', value: formatTime(it.end) }, { label: 'duration', value: formatNumber(it.end - it.start) });
+    lines.push({ label: 'end' in it ? 'start' : 'time', value: this.time.time(it.start, resolution) });
+    if ('end' in it) lines.push({ label: 'end', value: this.time.time(it.end, resolution) }, { label: 'duration', value: this.time.length(it.end - it.start, resolution) });
     if ('level' in it) lines.push({ label: 'level', value: String(it.level) });
     if ('from' in it) lines.push({ label: 'from → to', value: `${this.containers.get(it.from)?.name ?? it.from} → ${this.containers.get(it.to)?.name ?? it.to}` });
     showTooltip(e.clientX, e.clientY, `${type?.name ?? 'entity'} · ${'value' in it ? it.value : formatNumber((it as VariableItem).number)}`, lines,

@@ -1,6 +1,7 @@
 // The inspector: every field of one entity, user fields included.
 
 import type { Entity } from '../api';
+import type { TimeDisplay } from '../time';
 import { formatNumber } from './layout';
 
 function text(v: unknown): string {
@@ -17,11 +18,20 @@ function text(v: unknown): string {
 }
 
 const ORDER = ['kind', 'type', 'container', 'value', 'start', 'end', 'duration', 'level', 'number', 'key', 'from', 'to'];
+/** Fields that are model times, and lengths of time. */
+const TIMES = new Set(['start', 'end']);
+const LENGTHS = new Set(['duration']);
 
 export class Inspector {
-  constructor(private readonly root: HTMLElement, private readonly close: () => void) {}
+  private shown: [string, Entity, string | null] | null = null;
+
+  constructor(private readonly root: HTMLElement, private readonly time: TimeDisplay, private readonly close: () => void) {}
+
+  /** Draws the shown entity again (the clock mode changed). */
+  refresh(): void { if (this.shown && !this.root.hidden) this.show(...this.shown); }
 
   show(id: string, entity: Entity, colour: string | null): void {
+    this.shown = [id, entity, colour];
     this.root.replaceChildren();
     const head = document.createElement('div');
     head.className = 'inspector-head';
@@ -51,7 +61,14 @@ export class Inspector {
       const k = row.insertCell();
       k.textContent = name;
       if (user) k.className = 'user';
-      row.insertCell().textContent = text(value);
+      const cell = row.insertCell();
+      // Times to the tick: from the trace start or on the wall clock; the model's number on hover.
+      if (!user && typeof value === 'number' && (TIMES.has(name) || LENGTHS.has(name))) {
+        cell.textContent = TIMES.has(name) ? this.time.time(value, this.time.exact) : this.time.length(value, this.time.exact);
+        cell.title = `model time ${value} (unit: ${this.time.clock.info.unit})`;
+      } else {
+        cell.textContent = text(value);
+      }
     };
     for (const k of ORDER) add(k, entity[k]);
     for (const [k, v] of Object.entries(entity)) if (!ORDER.includes(k) && k !== 'fields' && k !== 'id') add(k, v);
@@ -72,5 +89,5 @@ export class Inspector {
     this.root.hidden = false;
   }
 
-  hide(): void { this.root.hidden = true; this.root.replaceChildren(); }
+  hide(): void { this.root.hidden = true; this.root.replaceChildren(); this.shown = null; }
 }

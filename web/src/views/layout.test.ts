@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entryAt, formatNumber, kneeIndex, niceTicks, pInside, RectBatch, stackColumn } from './layout';
+import { TimeDisplay } from '../time';
+import { entryAt, fitAxis, formatNumber, kneeIndex, niceTicks, pInside, RectBatch, stackColumn } from './layout';
 
 describe('niceTicks', () => {
   it('uses 1-2-5 steps inside the range', () => {
@@ -69,5 +70,17 @@ describe('RectBatch', () => {
     expect(batch.size).toBe(1000);
     expect(fills).toBe(2);
     expect(rects).toBe(1000);
+  });
+});
+
+describe('fitAxis', () => {
+  it('spaces the ticks until the widest label fits', () => {
+    const display = new TimeDisplay();
+    display.set({ unit: 'ns', seconds_per_tick: [1, 1e9], whole_ticks: true, clock_start: '0', wall_clock_start: null }, 0);
+    const measure = (text: string) => text.length * 6;
+    const axis = fitAxis(display, 2794700000, 2794800000, 1000, measure);
+    const apart = ((axis.ticks[1].t - axis.ticks[0].t) / 100000) * 1000;
+    expect(Math.max(...axis.ticks.map((x) => measure(x.label))) + 16).toBeLessThanOrEqual(apart);
+    expect(axis.ticks.every((x) => x.label.startsWith('+2.794'))).toBe(true);
   });
 });

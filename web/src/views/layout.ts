@@ -1,12 +1,14 @@
 // Pure drawing helpers shared by the views (and unit-tested): axis ticks,
 // the visual aggregation of a stacked column, and small geometry.
 
+import type { Axis, TimeDisplay } from '../time';
+
 export interface Scale { start: number; end: number; x0: number; width: number }
 
 export function toX(s: Scale, t: number): number { return s.x0 + ((t - s.start) / (s.end - s.start)) * s.width; }
 export function toTime(s: Scale, x: number): number { return s.start + ((x - s.x0) / s.width) * (s.end - s.start); }
 
-/** Tick positions at 1, 2 or 5 × 10^k spaced at least minSpacing pixels apart. */
+/** Tick positions at 1, 2 or 5 × 10^k spaced at least minSpacing pixels apart (for numbers that are not times). */
 export function niceTicks(start: number, end: number, pixels: number, minSpacing = 80): { step: number; ticks: number[] } {
   const span = end - start;
   if (!(span > 0) || pixels <= 0) return { step: 0, ticks: [] };
@@ -14,14 +16,32 @@ export function niceTicks(start: number, end: number, pixels: number, minSpacing
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((v) => v >= raw) ?? 10 * magnitude;
   const ticks: number[] = [];
-  for (let t = Math.ceil(start / step) * step; t <= end + step * 1e-9; t += step) ticks.push(Math.abs(t) < step * 1e-9 ? 0 : t);
+  // k × step, not a running sum: no drift in long axes.
+  for (let k = Math.ceil(start / step - 1e-9); k * step <= end + step * 1e-9; k++) ticks.push(k === 0 ? 0 : k * step);
   return { step, ticks };
 }
 
-/** A time with as many decimals as the tick step needs. */
-export function formatTime(t: number, step = 0): string {
+/** A number on an axis with as many decimals as the tick step needs. */
+export function formatTick(v: number, step: number): string {
   const decimals = step > 0 ? Math.max(0, Math.min(9, -Math.floor(Math.log10(step)))) : 6;
-  return Number(t.toFixed(decimals)).toLocaleString('en-US', { maximumFractionDigits: decimals });
+  return Number(v.toFixed(decimals)).toLocaleString('en-US', { maximumFractionDigits: decimals });
+}
+
+/**
+ * The time axis of `display` over [t0, t1] on `pixels`, its labels never
+ * overlapping: the spacing grows until the widest label (by `measure`) fits.
+ */
+export function fitAxis(display: TimeDisplay, t0: number, t1: number, pixels: number, measure: (text: string) => number, gap = 16): Axis {
+  let spacing = 70;
+  let axis = display.axis(t0, t1, pixels, spacing);
+  for (let i = 0; i < 4 && axis.ticks.length > 1; i++) {
+    const widest = Math.max(...axis.ticks.map((tick) => measure(tick.label)));
+    const apart = ((axis.ticks[1].t - axis.ticks[0].t) / (t1 - t0)) * pixels;
+    if (widest + gap <= apart) break;
+    spacing = Math.max(spacing * 1.5, widest + gap);
+    axis = display.axis(t0, t1, pixels, spacing);
+  }
+  return axis;
 }
 
 /** Up to 6 significant digits, without trailing zeros. */

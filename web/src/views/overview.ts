@@ -8,7 +8,8 @@ import type { Aggregate, HierarchyNode, Part } from '../api';
 import { PART_PALETTE, withAlpha } from '../colors';
 import type { Mode, OverviewView } from '../state/url';
 import { fitCanvas, hatch, onDrag } from './canvas';
-import { formatNumber, formatTime, niceTicks, stackColumn, toTime, toX, type Scale } from './layout';
+import type { TimeDisplay } from '../time';
+import { fitAxis, formatNumber, niceTicks, stackColumn, toTime, toX, type Scale } from './layout';
 import { hideTooltip, showTooltip, type TipLine } from './tooltip';
 
 /** Under this many pixels a type's band, or a part's height, is merged. */
@@ -19,6 +20,8 @@ export interface OverviewInput {
   agg: Aggregate;
   view: OverviewView;
   mode: Mode;
+  /** The model's metric: state-time values are lengths of time. */
+  metric: string;
   /** The colour and the display name of a model type. */
   colorOf(modelType: string): string;
 }
@@ -42,8 +45,8 @@ export class Overview {
   private regions: Region[] = [];
   private scale: Scale = { start: 0, end: 1, x0: 0, width: 1 };
   private drag: [number, number] | null = null;
-  /** What the test hook reports: rectangles drawn and marks of merged data. */
-  drawn = { parts: 0, merged: 0 };
+  /** What the test hook reports: rectangles drawn, marks of merged data, the time axis's labels. */
+  drawn = { parts: 0, merged: 0, ticks: [] as string[] };
 
   /** Centres (canvas pixels) of the first merged marks and what they hide, for the test hook. */
   mergedMarks(limit = 5): { x: number; y: number; hidden: string[] }[] {
@@ -55,7 +58,7 @@ export class Overview {
     }));
   }
 
-  constructor(private readonly canvas: HTMLCanvasElement, private readonly events: OverviewEvents) {
+  constructor(private readonly canvas: HTMLCanvasElement, private readonly time: TimeDisplay, private readonly events: OverviewEvents) {
     canvas.addEventListener('pointermove', (e) => this.hover(e));
     canvas.addEventListener('pointerleave', () => hideTooltip());
     onDrag(canvas, {
@@ -106,7 +109,7 @@ export class Overview {
   render(): void {
     const ctx = fitCanvas(this.canvas);
     this.regions = [];
-    this.drawn = { parts: 0, merged: 0 };
+    this.drawn = { parts: 0, merged: 0, ticks: [] };
     const input = this.input;
     if (!input) return;
     const width = this.canvas.clientWidth;
@@ -193,9 +196,11 @@ export class Overview {
         this.regions.push({ x, y: m.y - 3, w, h: m.height + 6, part: i, hiddenTypes: m.indices });
       }
     });
-    // Values per unit of time on the left axis.
+    // Values per unit of time on the left axis: state time per time is a
+    // plain ratio (states at once); counts are per second of the trace.
     const [b, e] = agg.range ?? [0, agg.slices];
-    const unit = (e - b) / agg.slices;
+    const perSecond = agg.range !== null && input.metric !== 'state-time';
+    const unit = perSecond ? this.time.clock.seconds((e - b) / agg.slices) : (e - b) / agg.slices;
     ctx.fillStyle = '#555';
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'right';
@@ -210,7 +215,7 @@ export class Overview {
       ctx.translate(11, plotTop + plotH / 2);
       ctx.rotate(-Math.PI / 2);
       ctx.textAlign = 'center';
-      ctx.fillText('per unit of time', 0, 0);
+      ctx.fillText(perSecond ? 'per second' : 'per unit of time', 0, 0);
       ctx.restore();
     }
   }
@@ -304,19 +309,30 @@ export class Overview {
   }
 
   private drawAxis(ctx: CanvasRenderingContext2D, bottom: number): void {
-    const { ticks, step } = niceTicks(this.scale.start, this.scale.end, this.scale.width, 90);
     ctx.fillStyle = '#888';
     ctx.fillRect(this.scale.x0, bottom, this.scale.width, 1);
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'center';
-    for (const t of ticks) {
+    // A model from CSV has no time range: its axis counts slices.
+    const agg = this.input?.agg;
+    const ticks = agg && agg.range === null
+      ? niceTicks(0, agg.slices, this.scale.width, 60).ticks.filter(Number.isInteger).map((t) => ({ t, label: String(t) }))
+      : fitAxis(this.time, this.scale.start, this.scale.end, this.scale.width, (text) => ctx.measureText(text).width).ticks;
+    const width = this.canvas.clientWidth;
+    for (const { t, label } of ticks) {
       const x = Math.round(toX(this.scale, t)) + 0.5;
       ctx.fillStyle = '#888';
       ctx.fillRect(x, bottom, 1, 4);
       ctx.fillStyle = '#444';
-      ctx.fillText(formatTime(t, step), x, bottom + 14);
+      // Labels at the ends stay inside the canvas.
+      const half = ctx.measureText(label).width / 2;
+      ctx.fillText(label, Math.min(Math.max(x, half + 2), width - half - 2), bottom + 14);
+      this.drawn.ticks.push(label);
     }
   }
+
+  /** Seconds of one pixel of the overview. */
+  private resolution(): number { return this.time.pixel(this.scale.end - this.scale.start, this.scale.width); }
 
   private hover(e: PointerEvent): void {
     if (!this.input || this.drag) return;
@@ -336,16 +352,17 @@ export class Overview {
       lines.push({ label: 'parts merged', value: String(hit.hiddenParts.length) });
       lines.push(...this.typeLines(sum, range(sum.length)));
       showTooltip(e.clientX, e.clientY, `${hit.hiddenParts.length} parts too thin to draw`, lines,
-        `${formatTime(t0)} – ${formatTime(t1)} · click to zoom in`);
+        `${this.time.range(t0, t1, this.resolution())} · click to zoom in`);
       return;
     }
     if (hit.hiddenTypes) {
       lines.push(...this.typeLines(part.values, hit.hiddenTypes));
       showTooltip(e.clientX, e.clientY, `${hit.hiddenTypes.length} types too small to draw`, lines,
-        `part ${hit.part + 1}: ${formatTime(t0)} – ${formatTime(t1)} · click to zoom in`);
+        `part ${hit.part + 1}: ${this.time.range(t0, t1, this.resolution())} · click to zoom in`);
       return;
     }
-    lines.push({ label: 'time', value: `${formatTime(t0)} – ${formatTime(t1)}` });
+    lines.push({ label: 'time', value: this.time.range(t0, t1, this.resolution()) },
+      { label: 'length', value: this.time.length(t1 - t0, this.resolution()) });
     lines.push({ label: 'slices', value: `${part.start_slice}–${part.end_slice}` });
     if (part.node) lines.push({ label: 'node', value: part.node });
     lines.push({ label: 'gain', value: formatNumber(part.gain) }, { label: 'loss', value: formatNumber(part.loss) });
@@ -364,10 +381,12 @@ export class Overview {
 
   /** The given types by decreasing value, with their share of the part. */
   private typeLines(values: number[], indices: number[]): TipLine[] {
-    const { agg, colorOf } = this.input!;
+    const { agg, colorOf, metric } = this.input!;
     const total = values.reduce((a, v) => a + v, 0) || 1;
+    // State time is a length of time: in seconds, to four digits or so.
+    const value = (v: number) => (metric === 'state-time' && agg.range ? this.time.length(v, this.time.clock.seconds(v) * 1e-3) : formatNumber(v));
     return indices.filter((k) => values[k] > 0).sort((a, b) => values[b] - values[a]).map((k) => ({
-      label: agg.types[k], value: `${formatNumber(values[k])} (${((100 * values[k]) / total).toFixed(1)} %)`, color: colorOf(agg.types[k]),
+      label: agg.types[k], value: `${value(values[k])} (${((100 * values[k]) / total).toFixed(1)} %)`, color: colorOf(agg.types[k]),
     }));
   }
 }

@@ -4,7 +4,7 @@
 import type { Stats } from '../api';
 import type { Palette } from '../colors';
 import { fitCanvas } from './canvas';
-import { formatNumber, formatTime } from './layout';
+import type { TimeDisplay } from '../time';
 import { hideTooltip, showTooltip } from './tooltip';
 
 export class StatsView {
@@ -12,7 +12,7 @@ export class StatsView {
   private slices: { a0: number; a1: number; label: string; share: number; color: string }[] = [];
 
   constructor(private readonly table: HTMLTableElement, private readonly pie: HTMLCanvasElement,
-              private readonly caption: HTMLElement, private readonly palette: Palette,
+              private readonly caption: HTMLElement, private readonly palette: Palette, private readonly time: TimeDisplay,
               private readonly recolour: (type: string, value: string, colour: string) => void) {
     pie.addEventListener('pointermove', (e) => this.hover(e));
     pie.addEventListener('pointerleave', () => hideTooltip());
@@ -24,7 +24,8 @@ export class StatsView {
     const stats = this.stats;
     this.table.replaceChildren();
     if (!stats) { fitCanvas(this.pie); return; }
-    this.caption.textContent = `${formatTime(stats.range[0])} – ${formatTime(stats.range[1])}`;
+    const [a, b] = stats.range;
+    this.caption.textContent = this.time.range(a, b, this.time.pixel(b - a, 400));  // a short caption: ~400 steps
     const head = this.table.createTHead().insertRow();
     for (const h of ['', 'type', 'value', 'count', 'total', 'mean', 'share %']) head.appendChild(Object.assign(document.createElement('th'), { textContent: h }));
     const body = this.table.createTBody();
@@ -37,12 +38,12 @@ export class StatsView {
       input.title = `Colour of ${r.type} ${r.value}`;
       input.addEventListener('input', () => this.recolour(r.type, r.value, input.value));
       c.appendChild(input);
-      row.insertCell().textContent = r.type;
-      row.insertCell().textContent = r.value;
-      // Times and shares only mean something for states.
-      const cells = [String(r.count), ...(r.kind === 'state'
-        ? [formatNumber(Number(r.total_time.toPrecision(4))), formatNumber(Number(r.mean_time.toPrecision(4))), r.share.toFixed(2)]
-        : ['', '', ''])];
+      // The whole name on hover: the cells cut long ones.
+      Object.assign(row.insertCell(), { textContent: r.type, title: r.type });
+      Object.assign(row.insertCell(), { textContent: r.value, title: r.value });
+      // Times and shares only mean something for states; lengths to about four digits.
+      const length = (d: number) => this.time.length(d, this.time.clock.seconds(d) * 1e-3);
+      const cells = [String(r.count), ...(r.kind === 'state' ? [length(r.total_time), length(r.mean_time), r.share.toFixed(2)] : ['', '', ''])];
       for (const text of cells) Object.assign(row.insertCell(), { className: 'num', textContent: text });
     }
     this.drawPie();
