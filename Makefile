@@ -10,7 +10,7 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libsqlite3-dev libzstd-dev libcpp-httplib-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
   libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time \
-  libcairo2-dev chromium
+  libcairo2-dev chromium lttng-tools liblttng-ust-dev
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
@@ -46,19 +46,31 @@ web/node_modules/.package-lock.json: web/package-lock.json web/package.json
 web: web/node_modules/.package-lock.json
 	cd web && npm run build
 
-test: build fuzz web
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+# Every ctest test, then one closing count (tests/summary); the exit code
+# is ctest's.
+test: build fuzz-check web
+	cd $(BUILD) && rc=0 && ctest --output-on-failure -j $(JOBS) --output-junit results.xml || rc=$$?; \
+	  $(CURDIR)/tests/summary results.xml; exit $$rc
 
 # The readers under libFuzzer with address and undefined-behaviour
-# sanitizers, for a bounded time each, from their seeds (fuzz/run).
+# sanitizers (fuzz/run, fuzz/README.md). fuzz-check, which make test runs:
+# every input of the committed corpus once, then a fixed number of runs from
+# a fixed seed (the same result for the same commit). fuzz: FUZZ_SECONDS of
+# open-ended fuzzing per target, the inputs it finds kept under FUZZ_BUILD.
 FUZZ_BUILD   ?= build-fuzz
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 600
 FUZZERS      := paje_reader_fuzzer chrome_reader_fuzzer store_reader_fuzzer otf2_reader_fuzzer \
   ctf_reader_fuzzer
-fuzz: deps
+.PHONY: fuzz-build fuzz-check
+fuzz-build: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DMACROSCOPE_FUZZ=ON -DMACROSCOPE_SANITIZE=ON > /dev/null
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZERS)
+
+fuzz-check: fuzz-build
+	fuzz/run $(FUZZ_BUILD) check
+
+fuzz: fuzz-build
 	fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 run: build web

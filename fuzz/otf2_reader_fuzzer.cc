@@ -1,18 +1,36 @@
-// libFuzzer target: a real OTF2 archive (Score-P's, from the shared test
-// data; MACROSCOPE_FUZZ_OTF2 names another) with one of its files replaced
-// by the input (first byte: which file) either reads into a trace or raises
-// UserError.
-// The seeds are the archive's own files (fuzz/run makes them).
+// libFuzzer target: an OTF2 archive with one of its files replaced by the
+// input (first byte: which file) either reads into a trace or raises
+// UserError. The archive is the tests' sample (tests/otf2/sample_archive.h,
+// written with the OTF2 writer API at start, so the target needs nothing
+// outside the repository); MACROSCOPE_FUZZ_OTF2 names another archive
+// directory (its anchor must be traces.otf2, as Score-P's are).
+// Seeds: the archive's own files (fuzz/corpus/otf2/, MACROSCOPE_FUZZ_SEEDS).
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
 
 #include "formats/otf2/archive_reader.h"
+#include "sample_archive.h"
 #include "scratch_files.h"
 
 namespace {
 
+std::string SampleArchive() {
+  const auto directory = macroscope::fuzz::ScratchDirectory() / "sample";
+  try {
+    macroscope::otf2::testing::WriteSampleArchive(directory.string());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fuzz: %s\n", e.what());
+    std::exit(1);
+  }
+  return directory.string();
+}
+
 macroscope::fuzz::MutableTraceCopy& Copy() {
-  static macroscope::fuzz::MutableTraceCopy copy(
-      "MACROSCOPE_FUZZ_OTF2", MACROSCOPE_SOURCE_DIR "/../shared/testdata/otf2/ping-pong-otf2");
+  static macroscope::fuzz::MutableTraceCopy copy("MACROSCOPE_FUZZ_OTF2",
+                                                 std::getenv("MACROSCOPE_FUZZ_OTF2") ? "" : SampleArchive());
   return copy;
 }
 

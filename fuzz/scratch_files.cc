@@ -24,9 +24,14 @@ std::string ReadWhole(const fs::path& path) {
 struct Scratch {
   fs::path path;
   Scratch() {
-    path = fs::temp_directory_path() / ("macroscope-fuzz-" + std::to_string(getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
+    // mkdtemp: a name of fixed length, so that paths in messages (and the
+    // code that builds them) are the same from one run to the next.
+    std::string name = (fs::temp_directory_path() / "macroscope-fuzz-XXXXXX").string();
+    if (mkdtemp(name.data()) == nullptr) {
+      std::perror("fuzz: mkdtemp");
+      std::exit(1);
+    }
+    path = name;
   }
   ~Scratch() {
     std::error_code ignored;
@@ -53,7 +58,7 @@ MutableTraceCopy::MutableTraceCopy(const char* variable, const std::string& sour
     std::fprintf(stderr, "fuzz: %s is not a directory (set %s)\n", from.c_str(), variable);
     std::exit(1);
   }
-  root_ = ScratchDirectory() / from.filename();
+  root_ = ScratchDirectory() / "trace";
   fs::copy(from, root_, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   for (const auto& entry : fs::recursive_directory_iterator(root_)) {
     if (entry.is_regular_file()) files_.push_back(entry.path());
@@ -85,7 +90,10 @@ void WriteSeedsIfAsked(const MutableTraceCopy& copy) {
   for (size_t k = 0; k < copy.files().size() && k < 256; ++k) {
     std::string seed(1, static_cast<char>(k));
     seed += ReadWhole(copy.files()[k]);
-    WriteFile(fs::path(folder) / ("seed-" + std::to_string(k)), seed);
+    // Named after the file the index byte selects (its path in the copy).
+    std::string name = fs::relative(copy.files()[k], copy.root()).string();
+    std::replace(name.begin(), name.end(), '/', '_');
+    WriteFile(fs::path(folder) / ("seed-" + std::to_string(k) + "-" + name), seed);
   }
   std::exit(0);
 }

@@ -1,6 +1,6 @@
 // Files for fuzz targets whose reader takes a path, not bytes: a private
-// scratch folder, and copies of a real trace directory in which one file at
-// a time is replaced by the fuzzer's bytes.
+// scratch folder, and a copy of a trace directory in which one file at a
+// time is replaced by the fuzzer's bytes.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ const std::filesystem::path& ScratchDirectory();
 void WriteFile(const std::filesystem::path& path, std::string_view bytes);
 
 // A copy of the directory `source` (the env variable `variable` may name
-// another), kept pristine between inputs: Mutate() replaces one of its
+// another), in ScratchDirectory()/trace, kept pristine between inputs: Mutate() replaces one of its
 // files, chosen by the input's first byte, with the rest of the input, and
 // the next call puts the previous file back first.
 class MutableTraceCopy {
@@ -46,8 +46,9 @@ void ReadMutated(MutableTraceCopy& copy, const uint8_t* data, size_t size,
 
 // When the environment variable MACROSCOPE_FUZZ_SEEDS names a folder,
 // writes one seed per file of `copy` there (its index byte, then its
-// unchanged bytes) and ends the process: fuzz/run makes the seed corpus
-// this way, so the index order is the fuzzer's own.
+// unchanged bytes; named seed-INDEX-FILE) and ends the process: fuzz/run
+// adds them to the scratch corpus this way, so the index order is the
+// fuzzer's own (fuzz/corpus/otf2 and ctf hold the same, committed).
 void WriteSeedsIfAsked(const MutableTraceCopy& copy);
 
 }  // namespace macroscope::fuzz

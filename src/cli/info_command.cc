@@ -65,7 +65,8 @@ nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<std::string
 }
 
 void PrintText(const nlohmann::json& j) {
-  std::printf("files:      %s\n", j["files"].dump().c_str());
+  // replace: names read from traces (and file names) need not be UTF-8.
+  std::printf("files:      %s\n", j["files"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   std::printf("size:       %llu bytes, %llu events\n", j["bytes"].get<unsigned long long>(),
               j["events"].get<unsigned long long>());
   const auto& time = j["time"];
@@ -109,7 +110,7 @@ void RegisterInfoCommand(CLI::App& app) {
     LoadedTrace loaded;
     LoadTrace(args->files, args->read, loaded);
     nlohmann::json j = Describe(loaded, args->files);
-    if (args->json) std::cout << j.dump(2) << "\n";
+    if (args->json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else PrintText(j);
   });
 }

@@ -8,8 +8,16 @@
 // written. Meanwhile the library's stderr goes to a scratch file (that is
 // where the assertion text is read from).
 //
-// One guard at a time; fuzz builds (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
-// leave abort() alone, so that the fuzzer sees it.
+// An abort while an OwnCode is alive (our callbacks, run by the library) is
+// a bug of ours, not the library's: the guard lets it through to the
+// previous handler (the default one, or libFuzzer's, which reports it).
+//
+// Fuzz builds (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) keep the guard
+// but leave stderr alone, so that sanitizer reports stay visible, and exit
+// with kAbortGuardExit: a fuzz target reading in a child process
+// (fuzz/isolated.h) tells that from a sanitizer's report (exit 1).
+//
+// One guard at a time, on one thread.
 #pragma once
 
 #include <signal.h>
@@ -18,12 +26,27 @@
 
 namespace macroscope {
 
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+inline constexpr int kAbortGuardExit = 86;
+#else
+inline constexpr int kAbortGuardExit = 1;
+#endif
+
 class AbortGuard {
  public:
   explicit AbortGuard(const std::string& message);
   ~AbortGuard();
   AbortGuard(const AbortGuard&) = delete;
   AbortGuard& operator=(const AbortGuard&) = delete;
+
+  // Marks our own code run from inside the guarded library (its callbacks).
+  class OwnCode {
+   public:
+    OwnCode();
+    ~OwnCode();
+    OwnCode(const OwnCode&) = delete;
+    OwnCode& operator=(const OwnCode&) = delete;
+  };
 
  private:
   struct sigaction previous_ {};

@@ -35,7 +35,8 @@ const EntityStore* StoreOf(const Trace& t, std::string_view container, std::stri
   return nullptr;
 }
 
-using StateRow = std::tuple<double, double, int, std::string>;  // start, end, level, value
+// start, end (model times: the file's microseconds), level, value
+using StateRow = std::tuple<double, double, int, std::string>;
 std::vector<StateRow> States(const Trace& t, std::string_view container) {
   std::vector<StateRow> rows;
   if (const EntityStore* s = StoreOf(t, container, "Slice"))
@@ -160,8 +161,8 @@ TEST(ChromeCases, NestingOfBEAndX) {
 ])", t);
   EXPECT_EQ(r.slices, 4u);
   EXPECT_EQ(r.truncated_slices, 0u);
-  std::vector<StateRow> expected{{0, 10e-6, 0, "parent"}, {2e-6, 5e-6, 1, "be"}, {5e-6, 8e-6, 1, "x"},
-                                 {6e-6, 7e-6, 2, "grandchild"}};
+  std::vector<StateRow> expected{{0, 10, 0, "parent"}, {2, 5, 1, "be"}, {5, 8, 1, "x"},
+                                 {6, 7, 2, "grandchild"}};
   EXPECT_EQ(States(t, "Thread 1"), expected);
 }
 
@@ -174,7 +175,7 @@ TEST(ChromeCases, EqualTimestampsPopBeforePush) {
 {"ph":"B","pid":1,"tid":1,"ts":10,"name":"z"},
 {"ph":"E","pid":1,"tid":1,"ts":10}
 ]})", t);
-  std::vector<StateRow> expected{{0, 5e-6, 0, "a"}, {5e-6, 10e-6, 0, "b"}, {10e-6, 10e-6, 0, "z"}};
+  std::vector<StateRow> expected{{0, 5, 0, "a"}, {5, 10, 0, "b"}, {10, 10, 0, "z"}};
   EXPECT_EQ(States(t, "Thread 1"), expected);
 }
 
@@ -183,7 +184,7 @@ TEST(ChromeCases, OverlappingSliceIsCutAndCounted) {
   ReadReport r = Read(R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":10,"name":"p"},
                          {"ph":"X","pid":1,"tid":1,"ts":5,"dur":10,"name":"c"}])", t);
   EXPECT_EQ(r.truncated_slices, 1u);
-  std::vector<StateRow> expected{{0, 10e-6, 0, "p"}, {5e-6, 10e-6, 1, "c"}};
+  std::vector<StateRow> expected{{0, 10, 0, "p"}, {5, 10, 1, "c"}};
   EXPECT_EQ(States(t, "Thread 1"), expected);
 }
 
@@ -192,10 +193,10 @@ TEST(ChromeCases, UnclosedBEndsAtTheTraceEnd) {
   ReadReport r = Read(R"([{"ph":"B","pid":1,"tid":1,"ts":1,"name":"open"},
                          {"ph":"X","pid":1,"tid":2,"ts":0,"dur":20,"name":"long"}])", t);
   EXPECT_EQ(r.unclosed_slices, 1u);
-  std::vector<StateRow> expected{{1e-6, 20e-6, 0, "open"}};
+  std::vector<StateRow> expected{{1, 20, 0, "open"}};
   EXPECT_EQ(States(t, "Thread 1"), expected);
   EXPECT_DOUBLE_EQ(t.start_time(), 0);
-  EXPECT_DOUBLE_EQ(t.end_time(), 20e-6);
+  EXPECT_DOUBLE_EQ(t.end_time(), 20);
 }
 
 TEST(ChromeCases, InstantScopes) {
@@ -256,7 +257,7 @@ TEST(ChromeCases, FlowsWithSteps) {
     got.emplace(links->start[i], links->end[i], t.Str(t.container(links->peer_start[i]).name),
                 t.Str(t.container(links->peer_end[i]).name));
   std::multiset<std::tuple<double, double, std::string, std::string>> expected{
-      {1e-6, 2e-6, "Thread 1", "Thread 2"}, {2e-6, 3e-6, "Thread 2", "Thread 3"}, {0, 4e-6, "Thread 1", "Thread 3"}};
+      {1, 2, "Thread 1", "Thread 2"}, {2, 3, "Thread 2", "Thread 3"}, {0, 4, "Thread 1", "Thread 3"}};
   EXPECT_EQ(got, expected);
 }
 

@@ -1,13 +1,21 @@
 #include "sample_archive.h"
 
-#include <gtest/gtest.h>
 #include <otf2/otf2.h>
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace macroscope::otf2::testing {
 
 namespace {
+
+// No gtest here: fuzz/ builds this file too (library macroscope_otf2_sample).
+void Check(OTF2_ErrorCode code, const char* what) {
+  if (code != OTF2_SUCCESS)
+    throw std::runtime_error(std::string("writing the sample OTF2 archive: ") + what + ": " +
+                             OTF2_Error_GetDescription(code));
+}
 
 OTF2_FlushType PreFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
 OTF2_TimeStamp PostFlush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
@@ -29,20 +37,21 @@ void Metric(OTF2_EvtWriter* w, OTF2_TimeStamp t, uint64_t cycles, double tempera
   OTF2_MetricValue values[2];
   values[0].unsigned_int = cycles;
   values[1].floating_point = temperature;
-  ASSERT_EQ(OTF2_EvtWriter_Metric(w, nullptr, t, 0, 2, types, values), OTF2_SUCCESS);
+  Check(OTF2_EvtWriter_Metric(w, nullptr, t, 0, 2, types, values), "METRIC");
 }
 
 }  // namespace
 
 std::string WriteSampleArchive(const std::string& directory) {
-  OTF2_Archive* archive = OTF2_Archive_Open(directory.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  EXPECT_NE(archive, nullptr);
-  if (archive == nullptr) return "";
+  // The smallest chunks: readers allocate a chunk per file, and the fuzz
+  // target reads this archive thousands of times.
+  OTF2_Archive* archive = OTF2_Archive_Open(directory.c_str(), "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                                            OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (archive == nullptr) throw std::runtime_error("writing the sample OTF2 archive: cannot open " + directory);
   OTF2_FlushCallbacks flush = {PreFlush, PostFlush};
-  EXPECT_EQ(OTF2_Archive_SetFlushCallbacks(archive, &flush, nullptr), OTF2_SUCCESS);
-  EXPECT_EQ(OTF2_Archive_SetSerialCollectiveCallbacks(archive), OTF2_SUCCESS);
-  EXPECT_EQ(OTF2_Archive_OpenEvtFiles(archive), OTF2_SUCCESS);
+  Check(OTF2_Archive_SetFlushCallbacks(archive, &flush, nullptr), "SetFlushCallbacks");
+  Check(OTF2_Archive_SetSerialCollectiveCallbacks(archive), "SetSerialCollectiveCallbacks");
+  Check(OTF2_Archive_OpenEvtFiles(archive), "OpenEvtFiles");
 
   uint64_t events_per_location[3] = {};
   {  // location 0: rank 0's master thread
@@ -85,13 +94,13 @@ std::string WriteSampleArchive(const std::string& directory) {
     OTF2_EvtWriter_GetNumberOfEvents(w, &events_per_location[2]);
     OTF2_Archive_CloseEvtWriter(archive, w);
   }
-  EXPECT_EQ(OTF2_Archive_CloseEvtFiles(archive), OTF2_SUCCESS);
+  Check(OTF2_Archive_CloseEvtFiles(archive), "CloseEvtFiles");
 
   // Every location needs its (here empty) local definitions.
-  EXPECT_EQ(OTF2_Archive_OpenDefFiles(archive), OTF2_SUCCESS);
+  Check(OTF2_Archive_OpenDefFiles(archive), "OpenDefFiles");
   for (OTF2_LocationRef location = 0; location < 3; ++location)
     OTF2_Archive_CloseDefWriter(archive, OTF2_Archive_GetDefWriter(archive, location));
-  EXPECT_EQ(OTF2_Archive_CloseDefFiles(archive), OTF2_SUCCESS);
+  Check(OTF2_Archive_CloseDefFiles(archive), "CloseDefFiles");
 
   OTF2_GlobalDefWriter* d = OTF2_Archive_GetGlobalDefWriter(archive);
   OTF2_GlobalDefWriter_WriteClockProperties(d, 1000, 1000, 100, OTF2_UNDEFINED_TIMESTAMP);
@@ -128,7 +137,7 @@ std::string WriteSampleArchive(const std::string& directory) {
   OTF2_GlobalDefWriter_WriteMetricClass(d, 0, 2, members, OTF2_METRIC_SYNCHRONOUS_STRICT, OTF2_RECORDER_KIND_CPU);
   OTF2_GlobalDefWriter_WriteAttribute(d, 0, kPhase, kEmpty, OTF2_TYPE_STRING);
   OTF2_Archive_CloseGlobalDefWriter(archive, d);
-  EXPECT_EQ(OTF2_Archive_Close(archive), OTF2_SUCCESS);
+  Check(OTF2_Archive_Close(archive), "Close");
   return directory + "/traces.otf2";
 }
 

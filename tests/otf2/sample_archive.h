@@ -29,7 +29,9 @@ struct SampleCounts {
 };
 
 // Writes the archive as DIRECTORY/traces.otf2 (+ traces.def, traces/) and
-// returns the anchor's path. Fails the calling test on a library error.
+// returns the anchor's path. Throws std::runtime_error on a library error
+// (which fails the calling test). Also the base archive of
+// fuzz/otf2_reader_fuzzer (library macroscope_otf2_sample).
 std::string WriteSampleArchive(const std::string& directory);
 
 }  // namespace macroscope::otf2::testing

@@ -1,6 +1,7 @@
 #include "formats/chrome/chrome_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <limits>
@@ -33,6 +34,68 @@ std::pair<uint64_t, uint64_t> LineColumn(std::string_view text, size_t offset) {
       line_start = i + 1;
     }
   return {line, offset - line_start + 1};
+}
+
+// JSON nested deeper than this is refused: nlohmann's dump() and copies
+// recurse once per level, and the stack holds a few thousand at most.
+constexpr int kMaxDepth = 1000;
+
+// Skips the string that opens at text[i] (a '"'); i ends on its closing quote.
+void SkipString(std::string_view text, size_t& i) {
+  for (++i; i < text.size() && text[i] != '"'; ++i)
+    if (text[i] == '\\') ++i;
+}
+
+// Byte offset of the bracket that nests deeper than kMaxDepth, or
+// text.size(). A plain scan: cheap beside the parse.
+size_t TooDeep(std::string_view text) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      SkipString(text, i);
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return text.size();
+}
+
+// Byte offset of the first number (outside strings) too large for a double,
+// the one nlohmann's parser stopped on without saying where; text.size()
+// when none.
+size_t OverflowingNumber(std::string_view text) {
+  auto in_number = [](char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {
+      SkipString(text, i);
+      continue;
+    }
+    if (text[i] != '-' && !(text[i] >= '0' && text[i] <= '9')) continue;
+    size_t end = i;
+    while (end < text.size() && in_number(text[end])) ++end;
+    const std::string token(text.substr(i, end - i));
+    if (std::isinf(std::strtod(token.c_str(), nullptr))) return i;
+    i = end - 1;
+  }
+  return text.size();
+}
+
+// At most `limit` characters of a JSON value, for a message.
+std::string Excerpt(const nlohmann::json& v, size_t limit = 60) {
+  std::string text = v.dump();
+  if (text.size() > limit) text = text.substr(0, limit) + "...";
+  return text;
+}
+
+// An optional boolean flag of an event: a field of another type is no flag.
+bool Flag(const nlohmann::json& e, const char* field) {
+  auto it = e.find(field);
+  return it != e.end() && it->is_boolean() && it->get<bool>();
 }
 
 // Byte offset of element `index` of the event array (the top-level array or
@@ -182,7 +245,8 @@ class Importer {
   // A time field in microseconds, as written (integers stay exact, so that
   // ts + dur of a parent and of a child that end together are equal).
   double Micros(const Json& e, const char* field, uint32_t src, bool required) const;
-  double Time(const Json& e, uint32_t src) const { return Micros(e, "ts", src, true) / 1e6; }
+  // Model times are the file's microseconds as JSON readers parse them (time_base.h).
+  double Time(const Json& e, uint32_t src) const { return Micros(e, "ts", src, true); }
   std::string Field(const Json& e, const char* field, uint32_t src, const char* fallback) const;
   uint32_t Extras(std::vector<ExtraField> fields);
   uint32_t CommonExtras(const Json& e, bool with_phase_and_id);
@@ -256,7 +320,7 @@ double Importer::Micros(const Json& e, const char* field, uint32_t src, bool req
     if (required) Fail(src, std::string("event has no \"") + field + "\"");
     return 0;
   }
-  if (!it->is_number()) Fail(src, std::string("\"") + field + "\" is not a number: " + it->dump());
+  if (!it->is_number()) Fail(src, std::string("\"") + field + "\" is not a number: " + Excerpt(*it));
   return it->get<double>();
 }
 
@@ -264,7 +328,7 @@ std::string Importer::Field(const Json& e, const char* field, uint32_t src, cons
   auto it = e.find(field);
   if (it == e.end() || it->is_null()) return fallback;
   std::string out;
-  if (!IdText(*it, out)) Fail(src, std::string("\"") + field + "\" is neither a string nor a number: " + it->dump());
+  if (!IdText(*it, out)) Fail(src, std::string("\"") + field + "\" is neither a string nor a number: " + Excerpt(*it));
   return out;
 }
 
@@ -295,6 +359,11 @@ uint32_t Importer::CommonExtras(const Json& e, bool with_phase_and_id) {
 void Importer::AddFile(std::string_view text, const std::string& name) {
   files_.push_back({name, text, events_});
   report_.bytes += text.size();
+  if (size_t deep = TooDeep(text); deep < text.size()) {
+    auto [line, column] = LineColumn(text, deep);
+    ThrowAt(name, line, "column " + std::to_string(column) + ": JSON nested deeper than " +
+                            std::to_string(kMaxDepth) + " levels");
+  }
   Json doc;
   try {
     doc = Json::parse(text.begin(), text.end());
@@ -305,6 +374,9 @@ void Importer::AddFile(std::string_view text, const std::string& name) {
     auto cut = what.find("syntax error");
     ThrowAt(name, line, "column " + std::to_string(column) + ": invalid JSON: " +
                             (cut == std::string::npos ? what : what.substr(cut)));
+  } catch (const Json::out_of_range&) {  // 406, the one other refusal of the parser
+    auto [line, column] = LineColumn(text, OverflowingNumber(text));
+    ThrowAt(name, line, "column " + std::to_string(column) + ": a number too large for a double");
   }
   const Json* events = &doc;
   if (doc.is_object()) {
@@ -319,7 +391,7 @@ void Importer::AddFile(std::string_view text, const std::string& name) {
 }
 
 void Importer::AddEvent(const Json& e, uint32_t src) {
-  if (!e.is_object()) Fail(src, "a trace event is not a JSON object: " + e.dump().substr(0, 60));
+  if (!e.is_object()) Fail(src, "a trace event is not a JSON object: " + Excerpt(e));
   auto ph_it = e.find("ph");
   if (ph_it == e.end() || !ph_it->is_string()) Fail(src, "a trace event without a string \"ph\"");
   const std::string& ph = ph_it->get_ref<const std::string&>();
@@ -331,14 +403,15 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
     case 'B':
     case 'E':
     case 'X': {
-      double us = Micros(e, "ts", src, true), t = us / 1e6;
+      double us = Micros(e, "ts", src, true), t = us;
       uint32_t th = ThreadOf(pid, Field(e, "tid", src, "0"));
       uses_[kSliceType] = true;
       Seen(t);
       if (p == 'X') {
         double dur = Micros(e, "dur", src, false);
         if (dur < 0) Fail(src, "negative \"dur\"");
-        double end = (us + dur) / 1e6;
+        double end = us + dur;
+        if (!std::isfinite(end)) Fail(src, "\"ts\" + \"dur\" is too large");
         Seen(end);
         threads_[th].slices.push_back({t, end, src, name(), CommonExtras(e, false), 0, src});
         report_.slices++;
@@ -353,7 +426,7 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       }
       // Flow v2: a slice that starts or ends a flow by its bind_id.
       auto bind = e.find("bind_id");
-      bool out = e.value("flow_out", false), in = e.value("flow_in", false);
+      bool out = Flag(e, "flow_out"), in = Flag(e, "flow_in");
       std::string id;
       if (bind != e.end() && IdText(*bind, id) && (in || out) && p != 'E')
         flows_.push_back({t, in && out ? 't' : out ? 's' : 'f', "v2\x1f" + id, name(), th, 0, src});
@@ -444,7 +517,8 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
         if (!((g != id2->end() && IdText(*g, id)) || (l != id2->end() && IdText(*l, id))))
           Fail(src, "a flow event without \"id\"");
       }
-      std::string key = e.value("cat", std::string()) + '\x1f' + id;
+      auto cat = e.find("cat");
+      std::string key = (cat != e.end() && cat->is_string() ? cat->get<std::string>() : std::string()) + '\x1f' + id;
       flows_.push_back({t, p, std::move(key), name(), th, CommonExtras(e, false), src});
       return;
     }
@@ -653,7 +727,8 @@ void Importer::Build() {
                  k_labels = s.Intern("labels");
   auto number = [](double v) {
     Json j = v;
-    if (v == static_cast<double>(static_cast<int64_t>(v))) j = static_cast<int64_t>(v);
+    // Integers as such; the range test first (the cast of a larger value is undefined).
+    if (std::fabs(v) < 9.2e18 && v == std::trunc(v)) j = static_cast<int64_t>(v);
     return j.dump();
   };
   for (uint32_t pi : order) {
@@ -698,6 +773,7 @@ void Importer::Build() {
     ThrowAt(files_.back().name, 1, e.what());
   }
   trace_.SetTimeSpan(first_, last_);
+  trace_.SetTimeBase({.num = 1, .den = 1000000, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt});
 }
 
 }  // namespace

@@ -54,7 +54,8 @@ struct ReadReport {
 };
 
 // Reads `files` (merged as one trace) into `trace`, simulated, with the
-// time span set to [first, last] timestamp (seconds).
+// time span set to [first, last] timestamp; model times are the files'
+// microseconds (time base 1/1000000 s).
 ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace);
 
 // Reads one trace held in memory; `name` stands for the file in messages.

@@ -17,12 +17,16 @@ namespace macroscope::ctf {
 namespace {
 
 // Owning handles of babeltrace2's reference-counted objects.
+struct GraphPut {
+  void operator()(bt_graph* g) const { bt_graph_put_ref(g); }
+};
 struct PluginPut {
   void operator()(const bt_plugin* p) const { bt_plugin_put_ref(p); }
 };
 struct ValuePut {
   void operator()(bt_value* v) const { bt_value_put_ref(v); }
 };
+using GraphPtr = std::unique_ptr<bt_graph, GraphPut>;
 using PluginPtr = std::unique_ptr<const bt_plugin, PluginPut>;
 using ValuePtr = std::unique_ptr<bt_value, ValuePut>;
 
@@ -293,8 +297,7 @@ bt_graph_simple_sink_component_consume_func_status Consume(bt_message_iterator* 
 uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, const std::string& label,
                          const std::function<void(const CtfEvent&)>& on_event) {
   // babeltrace2 asserts on some corrupt packets (when indexing the streams,
-  // and when decoding them) instead of failing; every call that reads the
-  // trace goes through guard.Call (see util/abort_guard.h).
+  // and when decoding them) instead of failing; Consume marks our code.
   AbortGuard guard(label + ": babeltrace2 stopped on an internal check (corrupt CTF data)");
   bt_current_thread_clear_error();
   PluginPtr ctf_plugin(FindPlugin("ctf", label));
@@ -305,23 +308,8 @@ uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, cons
       bt_plugin_borrow_filter_component_class_by_name_const(utils_plugin.get(), "muxer");
   if (fs_class == nullptr || muxer_class == nullptr) Fail(label, "babeltrace2 has no src.ctf.fs or flt.utils.muxer");
 
-  // The graph is put under the guard too (its components finalize then);
-  // after an abort it is leaked, its state being undefined.
-  struct Graph {
-    AbortGuard& guard;
-    bt_graph* graph;
-    ~Graph() {
-      if (graph != nullptr) (void)guard.Call([this] { bt_graph_put_ref(graph); });
-    }
-  } owner{guard, bt_graph_create(0)};
-  bt_graph* graph = owner.graph;
-  if (graph == nullptr) Fail(label, "cannot create a babeltrace2 graph");
-  auto aborted = [&] {
-    AbortGuard::Abandon(owner.graph);
-    owner.graph = nullptr;
-    bt_current_thread_clear_error();
-    return UserError(guard.message());
-  };
+  GraphPtr graph(bt_graph_create(0));
+  if (!graph) Fail(label, "cannot create a babeltrace2 graph");
 
   // One src.ctf.fs per trace, as babeltrace2's CLI does: one component
   // takes several inputs only when they are parts of one trace (one UUID).
@@ -335,18 +323,13 @@ uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, cons
       Fail(label, "out of memory");
     const bt_component_source* source = nullptr;
     std::string name = "source" + std::to_string(sources.size());
-    bt_graph_add_component_status added{};
-    if (!guard.Call([&] {
-          added = bt_graph_add_source_component(graph, fs_class, name.c_str(), params.get(), BT_LOGGING_LEVEL_NONE,
-                                                &source);
-        }))
-      throw aborted();
-    if (added != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+    if (bt_graph_add_source_component(graph.get(), fs_class, name.c_str(), params.get(), BT_LOGGING_LEVEL_NONE,
+                                      &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
       Fail(label, (dir == label ? "" : dir + ": ") + "not a readable CTF trace");
     sources.push_back(source);
   }
   const bt_component_filter* muxer = nullptr;
-  if (bt_graph_add_filter_component(graph, muxer_class, "muxer", nullptr, BT_LOGGING_LEVEL_NONE, &muxer) !=
+  if (bt_graph_add_filter_component(graph.get(), muxer_class, "muxer", nullptr, BT_LOGGING_LEVEL_NONE, &muxer) !=
       BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     Fail(label, "cannot create the babeltrace2 muxer");
 
@@ -354,7 +337,7 @@ uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, cons
   ctx.on_event = &on_event;
   ctx.label = label;
   const bt_component_sink* sink = nullptr;
-  if (bt_graph_add_simple_sink_component(graph, "sink", nullptr, Consume, nullptr, &ctx, &sink) !=
+  if (bt_graph_add_simple_sink_component(graph.get(), "sink", nullptr, Consume, nullptr, &ctx, &sink) !=
       BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     Fail(label, "cannot create the babeltrace2 sink");
 
@@ -366,27 +349,21 @@ uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, cons
     if (outputs == 0) Fail(label, trace_directories[s] + ": the CTF trace has no stream");
     for (uint64_t i = 0; i < outputs; ++i) {
       const bt_port_input* in = bt_component_filter_borrow_input_port_by_index_const(muxer, connected++);
-      bt_graph_connect_ports_status status = BT_GRAPH_CONNECT_PORTS_STATUS_MEMORY_ERROR;
-      if (in != nullptr && !guard.Call([&] {
-            status = bt_graph_connect_ports(graph, bt_component_source_borrow_output_port_by_index_const(sources[s], i),
-                                            in, nullptr);
-          }))
-        throw aborted();
-      if (status != BT_GRAPH_CONNECT_PORTS_STATUS_OK) Fail(label, "cannot connect the babeltrace2 graph");
+      if (in == nullptr ||
+          bt_graph_connect_ports(graph.get(), bt_component_source_borrow_output_port_by_index_const(sources[s], i), in,
+                                 nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+        Fail(label, "cannot connect the babeltrace2 graph");
     }
   }
-  if (bt_graph_connect_ports(graph, bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
+  if (bt_graph_connect_ports(graph.get(), bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
                              bt_component_sink_borrow_input_port_by_index_const(sink, 0),
                              nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
     Fail(label, "cannot connect the babeltrace2 graph");
 
-  bt_graph_run_status status{};
-  if (!guard.Call([&] {
-        do {
-          status = bt_graph_run(graph);
-        } while (status == BT_GRAPH_RUN_STATUS_AGAIN);
-      }))
-    throw aborted();
+  bt_graph_run_status status;
+  do {
+    status = bt_graph_run(graph.get());
+  } while (status == BT_GRAPH_RUN_STATUS_AGAIN);
   if (ctx.failure) {
     bt_current_thread_clear_error();
     std::rethrow_exception(ctx.failure);

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <cstdint>
 #include <exception>
 #include <thread>
 
@@ -61,26 +62,44 @@ void Simulate(const Record& r, std::span<const ExtraField> extras, Simulator& si
   }
 }
 
+// Fuzz builds decode first, then simulate, on one thread: the threads'
+// timing would change what the fuzzer sees from run to run (fuzz/run's
+// check mode must give the same result for the same commit).
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+constexpr bool kDecoderThread = false;
+#else
+constexpr bool kDecoderThread = true;
+#endif
+
 // Runs `decode` (which fills the queue) on a second thread while this one
 // simulates, so parsing and simulation overlap.
 template <class Decode>
 ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
-  BlockQueue queue(4);
+  BlockQueue queue(kDecoderThread ? 4 : SIZE_MAX);
   Decoder decoder(trace.strings(), options.no_strict, queue);
   Simulator simulator(trace, options.simulator);
   std::exception_ptr decoder_failure;
-  std::thread worker([&] {
-    pthread_setname_np(pthread_self(), "paje-decoder");  // tells the threads apart in profiles
+  auto decode_all = [&] {
     try {
       decode(decoder);
     } catch (...) {  // not a UserError (those travel in the block): an internal error
       decoder_failure = std::current_exception();
-      queue.Cancel();
+      // No Cancel() first: a cancelled queue drops what is pushed, and the
+      // simulating side would wait for this last block for ever.
       auto last = std::make_unique<Block>();
       last->last = true;
       queue.Push(std::move(last));
     }
-  });
+  };
+  std::thread worker;
+  if (kDecoderThread) {
+    worker = std::thread([&] {
+      pthread_setname_np(pthread_self(), "paje-decoder");  // tells the threads apart in profiles
+      decode_all();
+    });
+  } else {
+    decode_all();
+  }
   auto stop = [&] {
     queue.Cancel();
     worker.join();
@@ -109,7 +128,7 @@ ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
         }
       }
       if (block->last) {
-        worker.join();
+        if (worker.joinable()) worker.join();
         if (decoder_failure) std::rethrow_exception(decoder_failure);
         if (!block->error.empty()) throw UserError(block->error);
         break;

@@ -1,0 +1,63 @@
+// Inputs the fuzz target (fuzz/chrome_reader_fuzzer) or the readers' audit
+// found to escape the reader as a library exception (exit 2, "internal
+// error") or worse; their files are fuzz/corpus/chrome/regression-*.json.
+// Through the CLI now: refused with one line naming the file (exit 1), or
+// read (exit 0).
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "test_helpers.h"
+
+namespace macroscope::chrome {
+namespace {
+
+using testing::Macroscope;
+using testing::Scratch;
+
+// A copy of the committed regression input, in a scratch folder.
+std::string Regression(const std::string& name) {
+  const std::string file = Scratch("fuzz_" + name) + "/" + name;
+  std::filesystem::copy_file(std::string(MACROSCOPE_SOURCE_DIR) + "/fuzz/corpus/chrome/" + name, file);
+  return file;
+}
+
+void ExpectRefused(const std::string& name, const std::string& message_part) {
+  const std::string file = Regression(name);
+  auto r = Macroscope("info " + file);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.err.rfind("macroscope: " + file + ":1:", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(message_part), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+void ExpectRead(const std::string& name) {
+  auto r = Macroscope("info " + Regression(name));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
+// "ts": 1e999 — nlohmann's parser throws out_of_range (not parse_error).
+TEST(ChromeFuzzRegression, NumberTooLargeForADouble) {
+  ExpectRefused("regression-number-overflow.json", "column 17: a number too large for a double");
+}
+
+// Nesting that dump() would follow one stack frame per level.
+TEST(ChromeFuzzRegression, DeepNesting) {
+  ExpectRefused("regression-deep-nesting.json", "JSON nested deeper than 1000 levels");
+}
+
+TEST(ChromeFuzzRegression, EndOfSliceBeyondDoubles) {
+  ExpectRefused("regression-ts-plus-dur-overflow.json", "\"ts\" + \"dur\" is too large");
+}
+
+// Fields of an unexpected type, which nlohmann's value() throws on.
+TEST(ChromeFuzzRegression, FlowFlagsNotBooleans) { ExpectRead("regression-flow-flag-not-bool.json"); }
+TEST(ChromeFuzzRegression, FlowCategoryNotAString) { ExpectRead("regression-flow-cat-not-string.json"); }
+
+// Sort indexes beyond int64 (the conversion was undefined).
+TEST(ChromeFuzzRegression, SortIndexBeyondInt64) { ExpectRead("regression-sort-index-overflow.json"); }
+
+}  // namespace
+}  // namespace macroscope::chrome
