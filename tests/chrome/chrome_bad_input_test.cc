@@ -8,27 +8,12 @@
 namespace macroscope::chrome {
 namespace {
 
+using testing::ExpectRefused;
 using testing::Macroscope;
 using testing::ReadText;
 using testing::Scratch;
 using testing::WriteText;
 
-// Checks the refusal of `file` by `info` and by `convert` (no output left).
-void ExpectRefused(const std::string& file, const std::string& message_part) {
-  auto r = Macroscope("info " + file);
-  EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_EQ(r.err.rfind("macroscope: " + file + ":", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(message_part), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  const std::string out = file + ".out.json";
-  auto c = Macroscope("convert " + file + " -o " + out);
-  EXPECT_EQ(c.exit_code, 1);
-  EXPECT_TRUE(c.out.empty());
-  EXPECT_FALSE(std::filesystem::exists(out));
-  for (auto& entry : std::filesystem::directory_iterator(std::filesystem::path(file).parent_path()))
-    EXPECT_EQ(entry.path().string().find(".out.json"), std::string::npos) << "left behind: " << entry.path();
-}
 
 // The suite's own trace (tests on catapult's need the shared test data).
 std::string SuiteTraceText() {

@@ -2,6 +2,7 @@
 // folder's namespace, per-test scratch folders, catapult's traces.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -22,6 +23,23 @@ inline std::string Scratch(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// Checks the refusal of `file` by `info` and by `convert` (no output left).
+inline void ExpectRefused(const std::string& file, const std::string& message_part) {
+  auto r = Macroscope("info " + file);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.err.rfind("macroscope: " + file + ":", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(message_part), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  const std::string out = file + ".out.json";
+  auto c = Macroscope("convert " + file + " -o " + out);
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_TRUE(c.out.empty());
+  EXPECT_FALSE(std::filesystem::exists(out));
+  for (auto& entry : std::filesystem::directory_iterator(std::filesystem::path(file).parent_path()))
+    EXPECT_EQ(entry.path().string().find(".out.json"), std::string::npos) << "left behind: " << entry.path();
 }
 
 // catapult's traces in the shared test data (tests on them skip without it).
