@@ -403,14 +403,14 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
     case 'B':
     case 'E':
     case 'X': {
-      double us = Micros(e, "ts", src, true), t = us;
+      const double t = Micros(e, "ts", src, true);
       uint32_t th = ThreadOf(pid, Field(e, "tid", src, "0"));
       uses_[kSliceType] = true;
       Seen(t);
       if (p == 'X') {
         double dur = Micros(e, "dur", src, false);
         if (dur < 0) Fail(src, "negative \"dur\"");
-        double end = us + dur;
+        double end = t + dur;
         if (!std::isfinite(end)) Fail(src, "\"ts\" + \"dur\" is too large");
         Seen(end);
         threads_[th].slices.push_back({t, end, src, name(), CommonExtras(e, false), 0, src});
