@@ -41,7 +41,7 @@ MicroModel SyntheticModel(int32_t slices) {
   std::vector<std::string> types;
   for (int t = 0; t < kTypes; ++t) types.push_back(Numbered("state", t));
   MicroModel model(std::move(tree), types, slices);
-  model.set_range({0, kTraceLength});
+  model.set_range({0, kTraceLength, {}});
   std::mt19937_64 rng(42);
   std::uniform_int_distribution<int> type_of(0, kTypes - 1);
   std::uniform_int_distribution<int> duration_of(1, 100);
