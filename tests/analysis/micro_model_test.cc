@@ -55,7 +55,7 @@ TEST(MicroModelTest, AddAccumulatesAndSkipsZeroSeries) {
 
 TEST(MicroModelTest, CoarsenSumsConsecutiveSlices) {
   MicroModel model = TwoSites();
-  model.set_range({0, 8});
+  model.set_range({0, 8, {}});
   MicroModel coarse = model.Coarsen(2);
   NodeId n1 = *coarse.hierarchy().FindPath("site/c1/n1");
   NodeId n2 = *coarse.hierarchy().FindPath("site/c1/n2");

@@ -29,11 +29,11 @@ TEST(TimeBase, ClockSecondsOfWholeTicksAreExact) {
   EXPECT_EQ(Clock(Lttng(), 0, 12), "1457113582.794728808000");
   EXPECT_EQ(Clock(Lttng(), -808, 9), "1457113582.794728000");
   // An OTF2 timer: 1 tick = 1/3 s is not a decimal: rounded at the last digit.
-  TimeBase third{.num = 1, .den = 3, .whole_ticks = true, .origin = 1};
+  TimeBase third{.num = 1, .den = 3, .whole_ticks = true, .origin = 1, .epoch_ns = std::nullopt};
   EXPECT_EQ(Clock(third, 1, 6), "0.666667");
   EXPECT_EQ(DecimalsOfTick(Lttng()), 9);
   EXPECT_EQ(DecimalsOfTick(third), 12);
-  EXPECT_EQ(DecimalsOfTick(TimeBase{.num = 1, .den = 1000000}), 6);
+  EXPECT_EQ(DecimalsOfTick(TimeBase{.num = 1, .den = 1000000, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt}), 6);
   std::string d;
   AppendDurationSeconds(d, Lttng(), 412500, 9);
   EXPECT_EQ(d, "0.000412500");

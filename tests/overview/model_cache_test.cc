@@ -22,7 +22,7 @@ MicroModel SmallModel(int32_t slices) {
     m.Add(a, 0, t, 1 + t);
     m.Add(b, 1, t, 0.5 * t);
   }
-  m.set_range({0, 10});
+  m.set_range({0, 10, {}});
   return m;
 }
 
