@@ -52,6 +52,28 @@ struct SavedAggregation {
   std::string created_at;
 };
 
+// A run of a workflow (macroscope run): what it was given, when it ran,
+// how it ended, the files it read and wrote.
+struct RunFile {
+  std::string role;  // "input" or "output"
+  std::string path;  // absolute
+  int64_t bytes = 0;
+  std::string checksum;  // files_checksum.h
+};
+
+struct RunRecord {
+  int64_t id = 0;
+  std::string workflow_path;  // absolute path of the main workflow file
+  std::string workflows;      // JSON object: path -> text, every file the workflow used
+  std::string parameters;     // JSON object: name -> value
+  std::string started_at;     // ISO 8601 UTC, millisecond
+  std::string ended_at;       // empty while running
+  std::string outcome;        // running, succeeded, failed
+  std::string message;        // the failure
+  std::optional<int64_t> rerun_of;  // the run it repeats (catalog rerun)
+  std::vector<RunFile> files;
+};
+
 // Fills the measured fields (counts, time span) from a loaded trace.
 void FillFromTrace(const Trace& trace, uint64_t events, TraceRecord& record);
 
@@ -79,6 +101,12 @@ class Catalog {
   int64_t AddAnnotation(int64_t trace_id, double start, double end, const std::vector<std::string>& containers,
                         std::string_view text, std::string_view kind);
   std::vector<Annotation> Annotations(int64_t trace_id);
+
+  // Runs (runs.cc): recorded when they start, completed when they end.
+  int64_t StartRun(const RunRecord& run);
+  void EndRun(int64_t id, std::string_view outcome, std::string_view message, const std::vector<RunFile>& files);
+  std::vector<RunRecord> Runs();
+  std::optional<RunRecord> FindRun(int64_t id);
 
   int64_t SaveAggregation(int64_t trace_id, std::string_view parameters_json, std::string_view result_json);
   std::vector<SavedAggregation> Aggregations(int64_t trace_id);

@@ -59,6 +59,30 @@ CREATE TABLE aggregations (
 CREATE INDEX aggregations_by_trace ON aggregations(trace_id);
 )sql";
 
+// Version 2: runs of workflows (macroscope run), with the files they read
+// and wrote.
+constexpr std::string_view kVersion2 = R"sql(
+CREATE TABLE runs (
+  id            INTEGER PRIMARY KEY,
+  workflow_path TEXT NOT NULL,
+  workflows     TEXT NOT NULL,
+  parameters    TEXT NOT NULL,
+  started_at    TEXT NOT NULL,
+  ended_at      TEXT NOT NULL DEFAULT '',
+  outcome       TEXT NOT NULL DEFAULT 'running' CHECK (outcome IN ('running', 'succeeded', 'failed')),
+  message       TEXT NOT NULL DEFAULT '',
+  rerun_of      INTEGER REFERENCES runs(id) ON DELETE SET NULL
+);
+CREATE TABLE run_files (
+  run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  role     TEXT NOT NULL CHECK (role IN ('input', 'output')),
+  path     TEXT NOT NULL,
+  bytes    INTEGER NOT NULL,
+  checksum TEXT NOT NULL,
+  PRIMARY KEY (run_id, role, path)
+);
+)sql";
+
 int ReadPragma(Database& db, const char* sql) {
   Statement s(db, sql);
   return s.Step() ? static_cast<int>(s.Int(0)) : 0;
@@ -82,7 +106,7 @@ int CheckCatalog(Database& db) {
 }  // namespace
 
 const std::vector<std::string_view>& Migrations() {
-  static const std::vector<std::string_view> migrations = {kVersion1};
+  static const std::vector<std::string_view> migrations = {kVersion1, kVersion2};
   return migrations;
 }
 

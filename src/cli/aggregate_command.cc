@@ -21,9 +21,9 @@
 #include "cli/aggregation_saving.h"
 #include "cli/catalog_option.h"
 #include "cli/commands.h"
-#include "cli/csv.h"
 #include "cli/model_loading.h"
 #include "cli/trace_loading.h"
+#include "util/csv.h"
 #include "util/error.h"
 
 namespace macroscope::cli {

@@ -1,7 +1,7 @@
 // `macroscope catalog add|list|info|annotate|rm`: the trace catalog, an
 // SQLite file of experiment metadata and saved analysis results
-// (docs/catalog.md). Every subcommand takes --catalog FILE; list and info
-// print JSON with --json.
+// (docs/catalog.md); runs and rerun are in catalog_runs_command.cc. Every
+// subcommand takes --catalog FILE; list and info print JSON with --json.
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -253,6 +253,7 @@ void RegisterCatalogCommand(CLI::App& app) {
   RegisterInfo(*group);
   RegisterAnnotate(*group);
   RegisterRemove(*group);
+  RegisterCatalogRunCommands(*group);
 }
 
 }  // namespace macroscope::cli

@@ -19,5 +19,8 @@ void RegisterConvertCommand(CLI::App& app);
 void RegisterImportCommand(CLI::App& app);
 void RegisterCatalogCommand(CLI::App& app);
 void RegisterServeCommand(CLI::App& app);
+void RegisterRunCommand(CLI::App& app);
+// `catalog runs` and `catalog rerun`, in the catalog command's group.
+void RegisterCatalogRunCommands(CLI::App& catalog_group);
 
 }  // namespace macroscope::cli

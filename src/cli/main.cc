@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterImportCommand(app);
   macroscope::cli::RegisterCatalogCommand(app);
   macroscope::cli::RegisterServeCommand(app);
+  macroscope::cli::RegisterRunCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

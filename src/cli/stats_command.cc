@@ -7,8 +7,8 @@
 #include "analysis/aggregation_json.h"
 #include "analysis/state_statistics.h"
 #include "cli/commands.h"
-#include "cli/csv.h"
 #include "cli/trace_loading.h"
+#include "util/csv.h"
 
 namespace macroscope::cli {
 

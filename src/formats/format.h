@@ -11,13 +11,24 @@
 #include <vector>
 
 #include "formats/paje/reader.h"
+#include "model/entity_sink.h"
 #include "model/trace.h"
 
 namespace macroscope::formats {
 
 // Options of every reader; each format takes what applies to it.
 struct ReadOptions {
-  paje::ReadOptions paje;  // no_strict; simulator (no_imbrication, ignore_incomplete_links)
+  paje::ReadOptions paje;  // no_strict; simulator (no_imbrication, ignore_incomplete_links, drain_interval)
+  // Streaming (model/entity_sink.h, docs/streaming.md): every format hands
+  // its completed entities to `sink` as it reads, and the trace keeps only
+  // what is still open, so a trace larger than memory reads. Null: the
+  // trace keeps everything (the in-memory model).
+  EntitySink* sink = nullptr;
+  // CTF only: the events babeltrace2 decodes, each a punctual entity of
+  // type "event" (value: the CTF event name) on its stream, instead of the
+  // kernel/user mapping. Other formats ignore it (their entities are
+  // already their events).
+  bool events_only = false;
 };
 
 struct ReadStats {

@@ -378,6 +378,97 @@ struct Entry {
 struct StoreSizes {
   uint64_t n[12];
 };
+// StoreSizes::n's columns, in the stores section's order.
+enum Column { kColStart, kColEnd, kColValue, kColNumber, kColLevel, kColKey, kColPeerStart, kColPeerEnd,
+              kColExtraFields, kColExtraListBegin, kColExtraAtStart, kColExtraAtEnd };
+
+// A double column's section: its mode byte, then per store a delta chain.
+class DoubleColumn {
+ public:
+  explicit DoubleColumn(In in) : in_(std::move(in)) {
+    mode_ = in_.Byte();
+    if (mode_ > 1 + kMaxDecimals) in_.Fail();
+    scale_ = mode_ == 0 ? 1 : kPow10[mode_ - 1];
+  }
+  // The next store's values start: deltas restart from 0.
+  void NextStore() { prev_ = 0; }
+  // Appends the next `n` values of the current store to `column`.
+  void Read(uint64_t n, std::vector<double>& column) {
+    const size_t first = column.size();
+    if (mode_ == 0) {
+      for (uint64_t k = 0; k < n; ++k) column.push_back(std::bit_cast<double>(prev_ += static_cast<uint64_t>(in_.S())));
+      return;
+    }
+    for (uint64_t k = 0; k < n; ++k)
+      column.push_back(static_cast<double>(static_cast<int64_t>(prev_ += static_cast<uint64_t>(in_.S()))));
+    // A separate pass, so that the divisions vectorise.
+    if (mode_ > 1)
+      for (size_t i = first; i < column.size(); ++i) column[i] /= scale_;
+  }
+  In& in() { return in_; }
+
+ private:
+  In in_;
+  uint8_t mode_ = 0;
+  double scale_ = 1;
+  uint64_t prev_ = 0;
+};
+
+// Appends `n` ids below `limit` to `column`.
+template <class Value>
+void ReadIds(In& in, uint64_t n, uint64_t limit, std::vector<Value>& column) {
+  for (uint64_t k = 0; k < n; ++k) column.push_back(static_cast<Value>(in.Below(limit)));
+}
+
+// The string pool's sections into `trace`'s pool (which holds "0" already).
+void ReadStrings(In bytes, In lengths, uint64_t n_strings, uint64_t n_string_bytes, Trace& trace) {
+  StringPool& pool = trace.strings();
+  std::string spill;  // a string longer than a decompressed block
+  uint64_t left = n_string_bytes;
+  for (uint64_t i = 1; i < n_strings; ++i) {
+    uint64_t n = lengths.U();
+    if (n > left) lengths.Fail();
+    left -= n;
+    std::string_view s = bytes.Bytes(n, spill);
+    if (i < pool.size()) {  // "0", interned by the Trace constructor
+      if (pool.View(static_cast<StringId>(i)) != s) lengths.Fail();
+    } else if (pool.Intern(s) != i) {
+      lengths.Fail();
+    }
+  }
+  lengths.ExpectDone();
+  bytes.ExpectDone();
+}
+
+// One store's user-field lists (fields and list starts), checked.
+void ReadExtraLists(In& fields, In& begins, const StoreSizes& size, uint64_t n_strings, std::vector<ExtraField>& f,
+                    std::vector<uint32_t>& b) {
+  const uint64_t* n = size.n;
+  // Filled value by value, not sized by the counts (claims until the values are there).
+  f.reserve(std::min(n[kColExtraFields], kMaxReserve));
+  for (uint64_t k = 0; k < n[kColExtraFields]; ++k) {
+    StringId name = fields.Below(n_strings);
+    f.push_back({name, fields.Below(n_strings)});
+  }
+  b.reserve(std::min(n[kColExtraListBegin], kMaxReserve));
+  uint64_t at = 0;
+  for (uint64_t k = 0; k < n[kColExtraListBegin]; ++k) {
+    const uint64_t step = begins.U();
+    if (step > f.size() - at) begins.Fail();  // so `at` cannot wrap
+    at += step;
+    b.push_back(static_cast<uint32_t>(at));
+  }
+  if (b.size() < 2 || b[0] != 0 || b[1] != 0 || b.back() != f.size()) begins.Fail();
+}
+
+// What the columns cannot check alone: the store's kind is its type's, and
+// link peers are containers.
+void CheckStore(const Trace& trace, const EntityStore& s, uint64_t n_containers, const std::string& path) {
+  if (s.type != kNone && trace.type(s.type).kind != s.kind) throw UserError(path + ": corrupt store (store kinds)");
+  for (auto* column : {&s.peer_start, &s.peer_end})
+    for (ContainerId c : *column)
+      if (c != kNone && c >= n_containers) throw UserError(path + ": corrupt store (link peers)");
+}
 
 }  // namespace
 
@@ -430,7 +521,81 @@ void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& 
 
 namespace {
 
-StoreStats Read(const std::string& path, Trace& trace) {
+// Streaming (ReadStore with a sink): the string pool first (the sink reads
+// names), then store by store, a chunk of entities at a time, each chunk
+// handed to the sink and dropped. The column sections are read side by
+// side, as they hold the stores one after the other. Memory: one chunk, and
+// the user-field lists of the store under way (docs/streaming.md).
+template <class Open>
+void StreamEntities(Open& open, const std::vector<StoreSizes>& sizes, uint64_t n_strings, uint64_t n_string_bytes,
+                    uint64_t n_containers, Trace& trace, EntitySink& sink, const std::string& path) {
+  ReadStrings(open(kStringBytes), open(kStringLengths), n_strings, n_string_bytes, trace);
+  DoubleColumn start(open(kStart)), end(open(kEnd)), number(open(kNumber));
+  In value = open(kValue), key = open(kKey), level = open(kLevelColumn);
+  In peer_start = open(kPeerStart), peer_end = open(kPeerEnd);
+  In fields = open(kExtraFields), begins = open(kExtraListBegin);
+  In at_start = open(kExtraAtStart), at_end = open(kExtraAtEnd);
+  constexpr uint64_t kChunk = 65536;
+  for (uint32_t i = 0; i < sizes.size(); ++i) {
+    const uint64_t* n = sizes[i].n;
+    const uint64_t count = n[kColStart];
+    // A chunk takes the same entities from every column: each is full or empty.
+    for (int c : {kColEnd, kColValue, kColNumber, kColLevel, kColKey, kColPeerStart, kColPeerEnd})
+      if (n[c] != 0 && n[c] != count) throw UserError(path + ": corrupt store (column lengths)");
+    if (n[kColExtraAtStart] > count || n[kColExtraAtEnd] > count)
+      throw UserError(path + ": corrupt store (column lengths)");
+    EntityStore& s = trace.store(i);
+    const bool extras = n[kColExtraFields] != 0 || n[kColExtraListBegin] != 0 || n[kColExtraAtStart] != 0 ||
+                        n[kColExtraAtEnd] != 0;
+    if (extras) {
+      std::vector<ExtraField> f;
+      std::vector<uint32_t> b;
+      ReadExtraLists(fields, begins, sizes[i], n_strings, f, b);
+      s.extras.Restore(std::move(f), std::move(b), {}, {});
+    }
+    const uint64_t lists = s.extras.list_begin().size() - 1;
+    start.NextStore();
+    end.NextStore();
+    number.NextStore();
+    auto take = [&](uint64_t c, uint64_t len) { return n[c] == 0 ? 0 : len; };
+    for (uint64_t first = 0; first < count; first += kChunk) {
+      const uint64_t len = std::min(kChunk, count - first);
+      for (auto* column : {&s.start, &s.end, &s.number}) column->clear();
+      for (auto* column : {&s.value, &s.key, &s.peer_start, &s.peer_end}) column->clear();
+      s.level.clear();
+      start.Read(len, s.start);
+      end.Read(take(kColEnd, len), s.end);
+      number.Read(take(kColNumber, len), s.number);
+      ReadIds(value, take(kColValue, len), n_strings, s.value);
+      ReadIds(key, take(kColKey, len), n_strings, s.key);
+      ReadIds(level, take(kColLevel, len), 65536, s.level);
+      ReadIds(peer_start, take(kColPeerStart, len), uint64_t{UINT32_MAX} + 1, s.peer_start);
+      ReadIds(peer_end, take(kColPeerEnd, len), uint64_t{UINT32_MAX} + 1, s.peer_end);
+      if (extras) {
+        // Entity k of the chunk is entity first + k of the store; the tail
+        // of the previous chunk's lists is cleared.
+        const size_t set = std::max({s.extras.at_start().size(), s.extras.at_end().size(), size_t{len}});
+        for (uint64_t k = 0; k < set; ++k) {
+          const uint64_t e = first + k;
+          s.extras.SetStart(k, k < len && e < n[kColExtraAtStart] ? at_start.Below(lists) : ExtraColumn::kNoList);
+          s.extras.SetEnd(k, k < len && e < n[kColExtraAtEnd] ? at_end.Below(lists) : ExtraColumn::kNoList);
+        }
+      }
+      CheckStore(trace, s, n_containers, path);
+      sink.Completed(trace, s, 0, len);
+    }
+    EntityStore empty;
+    empty.kind = s.kind;
+    empty.container = s.container;
+    empty.type = s.type;
+    s = std::move(empty);
+  }
+  for (In* in : {&start.in(), &end.in(), &number.in(), &value, &key, &level, &peer_start, &peer_end, &fields, &begins,
+                 &at_start, &at_end})
+    in->ExpectDone();
+}
+
+StoreStats Read(const std::string& path, Trace& trace, EntitySink* sink) {
   MappedFile file(path);
   std::string_view bytes = file.bytes();
   const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
@@ -593,54 +758,30 @@ StoreStats Read(const std::string& path, Trace& trace) {
     in.ExpectDone();
   }
 
+  if (sink != nullptr) {
+    StreamEntities(open, sizes, n_strings, n_string_bytes, n_containers, trace, *sink, path);
+    return stats;
+  }
+
   // The columns and the string pool, on two threads, largest first.
   std::vector<std::pair<uint64_t, std::function<void()>>> tasks;
   tasks.emplace_back(entries[kStringBytes].raw + entries[kStringLengths].raw, [&] {
-    In bytes = open(kStringBytes);
-    In lengths = open(kStringLengths);
-    StringPool& pool = trace.strings();
-    std::string spill;  // a string longer than a decompressed block
-    uint64_t left = n_string_bytes;
-    for (uint64_t i = 1; i < n_strings; ++i) {
-      uint64_t n = lengths.U();
-      if (n > left) lengths.Fail();
-      left -= n;
-      std::string_view s = bytes.Bytes(n, spill);
-      if (i < pool.size()) {  // "0", interned by the Trace constructor
-        if (pool.View(static_cast<StringId>(i)) != s) lengths.Fail();
-      } else if (pool.Intern(s) != i) {
-        lengths.Fail();
-      }
-    }
-    lengths.ExpectDone();
-    bytes.ExpectDone();
+    ReadStrings(open(kStringBytes), open(kStringLengths), n_strings, n_string_bytes, trace);
   });
   // Each column is allocated by the task that fills it (its page faults
   // land on that task's thread) and filled by push_back (no zeroing first).
   // `c` indexes StoreSizes.
   auto doubles = [&](Section id, std::vector<double> EntityStore::*member, int c) {
     tasks.emplace_back(entries[id].raw, [&, id, member, c] {
-      In in = open(id);
-      uint8_t mode = in.Byte();
-      if (mode > 1 + kMaxDecimals) in.Fail();
-      const double scale = mode == 0 ? 1 : kPow10[mode - 1];
+      DoubleColumn in(open(id));
       for (uint64_t i = 0; i < n_stores; ++i) {
         std::vector<double>& column = trace.store(static_cast<uint32_t>(i)).*member;
         const uint64_t n = sizes[i].n[c];
         column.reserve(std::min(n, kMaxReserve));
-        uint64_t prev = 0;
-        if (mode == 0) {
-          for (uint64_t k = 0; k < n; ++k)
-            column.push_back(std::bit_cast<double>(prev += static_cast<uint64_t>(in.S())));
-        } else {
-          for (uint64_t k = 0; k < n; ++k)
-            column.push_back(static_cast<double>(static_cast<int64_t>(prev += static_cast<uint64_t>(in.S()))));
-          // A separate pass, so that the divisions vectorise.
-          if (mode > 1)
-            for (double& d : column) d /= scale;
-        }
+        in.NextStore();
+        in.Read(n, column);
       }
-      in.ExpectDone();
+      in.in().ExpectDone();
     });
   };
   doubles(kStart, &EntityStore::start, 0);
@@ -651,10 +792,9 @@ StoreStats Read(const std::string& path, Trace& trace) {
       In in = open(id);
       for (uint64_t i = 0; i < n_stores; ++i) {
         auto& column = trace.store(static_cast<uint32_t>(i)).*member;
-        using Value = typename std::remove_reference_t<decltype(column)>::value_type;
         const uint64_t n = sizes[i].n[c];
         column.reserve(std::min(n, kMaxReserve));
-        for (uint64_t k = 0; k < n; ++k) column.push_back(static_cast<Value>(in.Below(limit)));
+        ReadIds(in, n, limit, column);
       }
       in.ExpectDone();
     });
@@ -673,28 +813,13 @@ StoreStats Read(const std::string& path, Trace& trace) {
                        for (uint64_t i = 0; i < n_stores; ++i) {
                          const uint64_t* n = sizes[i].n;
                          if (n[9] == 0 && n[8] == 0 && n[10] == 0 && n[11] == 0) continue;
-                         // Filled value by value, not sized by the counts
-                         // (claims until the values are there).
                          std::vector<ExtraField> f;
-                         f.reserve(std::min(n[8], kMaxReserve));
-                         for (uint64_t k = 0; k < n[8]; ++k) {
-                           StringId name = fields.Below(n_strings);
-                           f.push_back({name, fields.Below(n_strings)});
-                         }
                          std::vector<uint32_t> b, s, e;
-                         b.reserve(std::min(n[9], kMaxReserve));
-                         uint64_t at = 0;
-                         for (uint64_t k = 0; k < n[9]; ++k) {
-                           const uint64_t step = begins.U();
-                           if (step > f.size() - at) begins.Fail();  // so `at` cannot wrap
-                           at += step;
-                           b.push_back(static_cast<uint32_t>(at));
-                         }
-                         if (b.size() < 2 || b[0] != 0 || b[1] != 0 || b.back() != f.size()) begins.Fail();
+                         ReadExtraLists(fields, begins, sizes[i], n_strings, f, b);
                          s.reserve(std::min(n[10], kMaxReserve));
-                         for (uint64_t k = 0; k < n[10]; ++k) s.push_back(starts.Below(b.size() - 1));
+                         ReadIds(starts, n[10], b.size() - 1, s);
                          e.reserve(std::min(n[11], kMaxReserve));
-                         for (uint64_t k = 0; k < n[11]; ++k) e.push_back(ends.Below(b.size() - 1));
+                         ReadIds(ends, n[11], b.size() - 1, e);
                          trace.store(static_cast<uint32_t>(i)).extras.Restore(std::move(f), std::move(b),
                                                                                std::move(s), std::move(e));
                        }
@@ -724,22 +849,15 @@ StoreStats Read(const std::string& path, Trace& trace) {
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 
-  // Cross-references the columns could not check alone.
-  for (const EntityStore& s : trace.stores()) {
-    if (s.type != kNone && trace.type(s.type).kind != s.kind)
-      throw UserError(path + ": corrupt store (store kinds)");
-    for (auto* column : {&s.peer_start, &s.peer_end})
-      for (ContainerId c : *column)
-        if (c != kNone && c >= n_containers) throw UserError(path + ": corrupt store (link peers)");
-  }
+  for (const EntityStore& s : trace.stores()) CheckStore(trace, s, n_containers, path);
   return stats;
 }
 
 }  // namespace
 
-StoreStats ReadStore(const std::string& path, Trace& trace) {
+StoreStats ReadStore(const std::string& path, Trace& trace, EntitySink* sink) {
   try {
-    return Read(path, trace);
+    return Read(path, trace, sink);
   } catch (const std::bad_alloc&) {
     // Counts are checked against the section sizes, and those against the
     // file's size (kMaxZstdRatio), not against this machine's memory.

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/entity_sink.h"
 #include "model/trace.h"
 
 namespace macroscope::store {
@@ -29,6 +30,10 @@ void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& 
 // Reads the store at `path` into `trace` (a freshly constructed Trace),
 // exactly as it was written. Throws UserError naming the file for a
 // truncated, corrupt or newer store.
-StoreStats ReadStore(const std::string& path, Trace& trace);
+// With a sink (streaming): types, containers and strings are read into
+// `trace`, and the entities go to the sink store by store, in chunks of
+// at most 65536 (each chunk entities 0.. of the store object it is handed
+// with); the trace's stores end empty.
+StoreStats ReadStore(const std::string& path, Trace& trace, EntitySink* sink = nullptr);
 
 }  // namespace macroscope::store

@@ -9,9 +9,9 @@ namespace {
 
 bool Sniff(const std::string&, std::string_view head) { return LooksLikeStore(head); }
 
-formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions&, Trace& trace) {
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   if (files.size() != 1) throw UserError(files[1] + ": a store is read alone, not with other files");
-  StoreStats s = ReadStore(files.front(), trace);
+  StoreStats s = ReadStore(files.front(), trace, options.sink);
   return {s.events, s.bytes};
 }
 

@@ -10,8 +10,11 @@ namespace {
 
 bool Sniff(const std::string&, std::string_view head) { return LooksLikeChrome(head); }
 
-formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions&, Trace& trace) {
-  ReadReport report = ReadChrome(files, trace);
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
+  paje::SimulatorOptions simulation;
+  simulation.sink = options.sink;
+  simulation.drain_interval = options.paje.simulator.drain_interval;
+  ReadReport report = ReadChrome(files, trace, simulation);
   // Counted problems, one line each, on stderr: never a silent drop.
   for (const std::string& w : report.Warnings())
     std::fprintf(stderr, "macroscope: warning: %s: %s\n", files.front().c_str(), w.c_str());

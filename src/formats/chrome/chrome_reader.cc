@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <deque>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <utility>
 
+#include "formats/chrome/json_events.h"
 #include "formats/paje/simulator.h"
 #include "util/error.h"
 #include "util/mapped_file.h"
@@ -224,8 +226,7 @@ struct SourceFile {
 
 class Importer {
  public:
-  explicit Importer(Trace& trace) : trace_(trace), sim_(trace, paje::SimulatorOptions{}) {
-    extras_.emplace_back();  // list 0: no fields
+  Importer(Trace& trace, const paje::SimulatorOptions& simulation) : trace_(trace), sim_(trace, simulation) {
     auto& s = trace_.strings();
     k_cat_ = s.Intern("cat");
     k_args_ = s.Intern("args");
@@ -265,7 +266,7 @@ class Importer {
   std::vector<ProcessInfo> processes_;
   std::vector<ThreadInfo> threads_;
   std::unordered_map<std::string, uint32_t> process_index_, thread_index_;
-  std::vector<std::vector<ExtraField>> extras_;
+  ExtraColumn extras_;  // the events' user-field lists, flat (list 0: no fields)
   std::vector<Action> actions_;
   std::vector<FlowPoint> flows_;
   std::map<std::string, StringId> counter_types_;  // series name -> type alias
@@ -334,8 +335,7 @@ std::string Importer::Field(const Json& e, const char* field, uint32_t src, cons
 
 uint32_t Importer::Extras(std::vector<ExtraField> fields) {
   if (fields.empty()) return 0;
-  extras_.push_back(std::move(fields));
-  return static_cast<uint32_t>(extras_.size() - 1);
+  return extras_.AddList(fields);
 }
 
 // cat and args (compact JSON) as user fields; with_phase_and_id adds ph and id.
@@ -364,30 +364,37 @@ void Importer::AddFile(std::string_view text, const std::string& name) {
     ThrowAt(name, line, "column " + std::to_string(column) + ": JSON nested deeper than " +
                             std::to_string(kMaxDepth) + " levels");
   }
-  Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    // e.byte: 1-based index of the character where parsing stopped.
-    auto [line, column] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
-    std::string what = e.what();
+  // Events are taken as the parser reaches them (json_events.h: no DOM of
+  // the file); the first bad event stops that, but the parse goes on, so
+  // that invalid JSON anywhere is what is reported, as when the whole
+  // text was parsed first.
+  std::exception_ptr bad_event;
+  const JsonEvents parsed = ForEachJsonEvent(text, [&](const Json& e) {
+    if (bad_event) return;
+    try {
+      AddEvent(e, events_++);
+    } catch (...) {
+      bad_event = std::current_exception();
+    }
+  });
+  if (!parsed.error.empty()) {
+    if (parsed.error_id == 406) {  // the parser's one refusal that is not a syntax error
+      auto [line, column] = LineColumn(text, OverflowingNumber(text));
+      ThrowAt(name, line, "column " + std::to_string(column) + ": a number too large for a double");
+    }
+    // error_byte: 1-based index of the character where parsing stopped.
+    auto [line, column] = LineColumn(text, parsed.error_byte > 0 ? parsed.error_byte - 1 : 0);
+    const std::string& what = parsed.error;
     auto cut = what.find("syntax error");
     ThrowAt(name, line, "column " + std::to_string(column) + ": invalid JSON: " +
                             (cut == std::string::npos ? what : what.substr(cut)));
-  } catch (const Json::out_of_range&) {  // 406, the one other refusal of the parser
-    auto [line, column] = LineColumn(text, OverflowingNumber(text));
-    ThrowAt(name, line, "column " + std::to_string(column) + ": a number too large for a double");
   }
-  const Json* events = &doc;
-  if (doc.is_object()) {
-    auto it = doc.find("traceEvents");
-    if (it == doc.end() || !it->is_array()) ThrowAt(name, 1, "a JSON object without a \"traceEvents\" array");
-    events = &*it;
-  } else if (!doc.is_array()) {
+  if (parsed.top == JsonEvents::Top::kObject && !parsed.event_array)
+    ThrowAt(name, 1, "a JSON object without a \"traceEvents\" array");
+  if (parsed.top != JsonEvents::Top::kObject && parsed.top != JsonEvents::Top::kArray)
     ThrowAt(name, 1, "neither a JSON array of trace events nor an object with \"traceEvents\"");
-  }
-  for (const Json& e : *events) AddEvent(e, events_++);
-  report_.events += events->size();
+  if (bad_event) std::rethrow_exception(bad_event);
+  report_.events += parsed.count;
 }
 
 void Importer::AddEvent(const Json& e, uint32_t src) {
@@ -697,6 +704,8 @@ void Importer::FlowsToActions() {
 }
 
 void Importer::Build() {
+  // Known from the start: a streaming sink sees it from the first hand-over.
+  trace_.SetTimeBase({.num = 1, .den = 1000000, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt});
   if (first_ == kOpenEnd) first_ = last_ = 0;
   for (ThreadInfo& t : threads_) SlicesToActions(t);
   FlowsToActions();
@@ -751,7 +760,8 @@ void Importer::Build() {
   // where it matters (a thread's push/pop sequence), and the sort is stable.
   std::stable_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) { return a.time < b.time; });
   for (const Action& a : actions_) {
-    paje::Extras extras(extras_[a.extras]);
+    const std::vector<uint32_t>& begins = extras_.list_begin();
+    paje::Extras extras(extras_.fields().data() + begins[a.extras], begins[a.extras + 1] - begins[a.extras]);
     try {
       switch (a.op) {
         case Op::kPush: sim_.PushState(a.time, a.type, a.container, a.value, extras); break;
@@ -773,7 +783,6 @@ void Importer::Build() {
     ThrowAt(files_.back().name, 1, e.what());
   }
   trace_.SetTimeSpan(first_, last_);
-  trace_.SetTimeBase({.num = 1, .den = 1000000, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt});
 }
 
 }  // namespace
@@ -801,15 +810,16 @@ std::vector<std::string> ReadReport::Warnings() const {
   return out;
 }
 
-ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace) {
-  Importer importer(trace);
+ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace,
+                          const paje::SimulatorOptions& simulation) {
+  Importer importer(trace, simulation);
   importer.AddFile(text, name);
   importer.Build();
   return importer.report();
 }
 
-ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace) {
-  Importer importer(trace);
+ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& simulation) {
+  Importer importer(trace, simulation);
   std::vector<std::unique_ptr<MappedFile>> mapped;  // alive until messages are written
   for (const std::string& f : files) {
     mapped.push_back(std::make_unique<MappedFile>(f));

@@ -2,12 +2,16 @@
 // and Perfetto's JSON importer) into the trace model, through the Pajé
 // simulator like every other reader.
 //
-// Stages: (1) parse the whole file with nlohmann::json (the bare-array form
-// and the {"traceEvents": [...]} object form); (2) sort each record into
-// its container's lists (processes and threads are found first, names from
-// M metadata); (3) turn slices into properly nested push/pop pairs per
-// thread and everything into one time-ordered list of simulator calls;
-// (4) replay it. The mapping is documented in docs/chrome.md.
+// Stages: (1) parse the file event by event (json_events.h: the bare-array
+// form and the {"traceEvents": [...]} object form; no DOM of the file);
+// (2) sort each event into its container's lists as compact records
+// (processes and threads are found first, names from M metadata); (3) turn
+// slices into properly nested push/pop pairs per thread and everything into
+// one time-ordered list of simulator calls; (4) replay it. The mapping is
+// documented in docs/chrome.md. With a sink (streaming) the simulator hands
+// the entities over as it goes, but the records of stage 2 are held until
+// stage 4: a Chrome file takes memory in proportion to its events
+// (docs/streaming.md).
 //
 // Errors: bad JSON, wrong field types and input the simulator refuses
 // (an E without a B) throw UserError "FILE:LINE: message" (LINE of the
@@ -22,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/paje/simulator.h"
 #include "model/trace.h"
 
 namespace macroscope::chrome {
@@ -56,10 +61,13 @@ struct ReadReport {
 // Reads `files` (merged as one trace) into `trace`, simulated, with the
 // time span set to [first, last] timestamp; model times are the files'
 // microseconds (time base 1/1000000 s).
-ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace);
+// `simulation`: only `sink` and `drain_interval` apply (no -i, -z).
+ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace,
+                      const paje::SimulatorOptions& simulation = {});
 
 // Reads one trace held in memory; `name` stands for the file in messages.
-ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace);
+ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace,
+                          const paje::SimulatorOptions& simulation = {});
 
 // True when `head` (the first bytes of a file) looks like Chrome JSON: first
 // non-blank byte '[' or '{' and a "ph" or "traceEvents" key.

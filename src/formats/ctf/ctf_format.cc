@@ -13,8 +13,12 @@ bool Sniff(const std::string& path, std::string_view head) {
   return LooksLikeCtf(path);
 }
 
-formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions&, Trace& trace) {
-  CtfReadStats s = ReadCtf(files, trace);
+formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
+  CtfReadOptions ctf;
+  ctf.events_only = options.events_only;
+  ctf.simulator.sink = options.sink;
+  ctf.simulator.drain_interval = options.paje.simulator.drain_interval;
+  CtfReadStats s = ReadCtf(files, trace, ctf);
   return {s.events, s.bytes};
 }
 

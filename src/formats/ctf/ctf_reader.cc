@@ -4,7 +4,9 @@
 #include <system_error>
 
 #include "formats/ctf/babeltrace_source.h"
+#include "formats/ctf/event_clock.h"
 #include "formats/ctf/event_mapper.h"
+#include "formats/ctf/raw_events.h"
 #include "formats/ctf/trace_directories.h"
 #include "formats/paje/simulator.h"
 #include "util/error.h"
@@ -29,7 +31,7 @@ uint64_t DirectoryBytes(const std::string& dir) {
 
 }  // namespace
 
-CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace) {
+CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace, const CtfReadOptions& options) {
   if (paths.empty()) throw UserError("no CTF trace given");
   std::vector<std::string> directories;
   for (const std::string& path : paths) {
@@ -44,16 +46,39 @@ CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace) {
   stats.traces = static_cast<uint32_t>(directories.size());
   for (const std::string& dir : directories) stats.bytes += DirectoryBytes(dir);
 
-  paje::Simulator simulator(trace, paje::SimulatorOptions{});
-  EventMapper mapper(trace, simulator);
+  paje::SimulatorOptions simulation;
+  simulation.sink = options.simulator.sink;
+  simulation.drain_interval = options.simulator.drain_interval;
+  paje::Simulator simulator(trace, simulation);
+  EventClock clock(trace);
+  uint64_t mapped = 0;  // events seen so far, for messages
+  auto count = [&](const CtfEvent& e) {
+    ++mapped;
+    if (auto it = stats.per_name.find(e.name); it != stats.per_name.end())
+      ++it->second;
+    else
+      stats.per_name.emplace(std::string(e.name), 1);
+  };
   try {
-    stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) { mapper.Map(e); });
-    mapper.Finish();
+    if (options.events_only) {
+      RawEvents raw(trace, simulator);
+      stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) {
+        count(e);
+        raw.Map(e, clock.Time(e));
+      });
+      raw.Finish(clock.last());
+    } else {
+      EventMapper mapper(trace, simulator);
+      stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) {
+        count(e);
+        mapper.Map(e, clock.Time(e));
+      });
+      mapper.Finish(clock.last());
+      stats.unmatched_exits = mapper.unmatched_exits();
+    }
   } catch (const paje::SimulationError& e) {
-    throw UserError(label + ": event " + std::to_string(mapper.events()) + ": " + e.what());
+    throw UserError(label + ": event " + std::to_string(mapped) + ": " + e.what());
   }
-  stats.unmatched_exits = mapper.unmatched_exits();
-  stats.per_name = mapper.per_name();
   return stats;
 }
 

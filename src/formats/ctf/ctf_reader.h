@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/paje/simulator.h"
 #include "model/trace.h"
 
 namespace macroscope::ctf {
@@ -20,11 +21,19 @@ struct CtfReadStats {
   std::map<std::string, uint64_t, std::less<>> per_name;  // event messages per event name
 };
 
+struct CtfReadOptions {
+  // The events babeltrace2 decodes, one punctual entity each (raw_events.h),
+  // instead of the mapping of docs/ctf.md.
+  bool events_only = false;
+  // Streaming: only `sink` and `drain_interval` apply (CTF has no -i, -z).
+  paje::SimulatorOptions simulator;
+};
+
 // Reads every CTF trace found at or below each of `paths` (a trace
 // directory, its `metadata` file, or a folder holding traces) into `trace`,
 // merged in time order; times are whole nanoseconds from the first timed
 // event (the trace's TimeBase has that origin, and the epoch for LTTng).
 // Throws UserError naming the path for bad input.
-CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace);
+CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace, const CtfReadOptions& options = {});
 
 }  // namespace macroscope::ctf

@@ -105,12 +105,11 @@ EventMapper::TraceState& EventMapper::StateOf(const CtfTraceInfo& info, double t
   t.kernel = info.domain == "kernel";
   StringPool& s = trace_.strings();
   StringId type = Type(TypeKind::kContainer, "0", "Trace", kTraceType);
-  std::string name = !info.hostname.empty() ? info.hostname : !info.name.empty() ? info.name : "trace";
-  for (const TraceState* other : trace_order_)  // two traces of one host: keep the names apart
-    if (other != &t && trace_.Str(trace_.container(other->root_id).name) == name) {
-      name += " #" + std::to_string(info.index);
-      break;
-    }
+  std::string name = TraceContainerName(info, [&](std::string_view candidate) {
+    for (const TraceState* other : trace_order_)  // two traces of one host: keep the names apart
+      if (other != &t && trace_.Str(trace_.container(other->root_id).name) == candidate) return true;
+    return false;
+  });
   t.root = s.Intern("t" + std::to_string(info.index));
   std::vector<ExtraField> extras;
   for (auto [key, value] : {std::pair<const char*, const std::string*>{"domain", &info.domain},
@@ -189,25 +188,7 @@ void EventMapper::Pop(StringId type, StringId container, int& depth, double time
   --depth;
 }
 
-void EventMapper::Map(const CtfEvent& e) {
-  if (e.time_ns && !any_time_) {
-    any_time_ = true;
-    base_.origin = *e.time_ns;
-    if (e.unix_epoch) base_.epoch_ns = *e.time_ns;
-  }
-  double time = last_time_;  // an event without a clock: at the latest time seen
-  if (e.time_ns) {
-    int64_t ticks = 0;
-    if (__builtin_sub_overflow(*e.time_ns, base_.origin, &ticks)) ticks = INT64_MAX;
-    CheckWholeTicks(ticks, "CTF trace " + e.trace->name + ", event `" + std::string(e.name) + "`");
-    time = static_cast<double>(ticks);
-  }
-  last_time_ = time;
-  ++events_;
-  if (auto it = per_name_.find(e.name); it != per_name_.end())
-    ++it->second;
-  else
-    per_name_.emplace(std::string(e.name), 1);
+void EventMapper::Map(const CtfEvent& e, double time) {
   TraceState& t = StateOf(*e.trace, time);
   ++t.events;
   // perf names its events "subsystem:name"; LTTng-UST "provider:name".
@@ -353,10 +334,9 @@ void EventMapper::MapUser(TraceState& t, const CtfEvent& e, std::string_view bas
   Punctual(e, owner.type, owner.container, time);
 }
 
-void EventMapper::Finish() {
-  sim_.Finish(last_time_);
-  trace_.SetTimeSpan(0, last_time_);
-  trace_.SetTimeBase(base_);
+void EventMapper::Finish(double last_time) {
+  sim_.Finish(last_time);
+  trace_.SetTimeSpan(0, last_time);
   StringPool& s = trace_.strings();
   for (TraceState* t : trace_order_)
     trace_.container(t->root_id).extras.push_back({s.Intern("events"), s.Intern(std::to_string(t->events))});

@@ -11,9 +11,9 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -29,14 +29,13 @@ class EventMapper {
   EventMapper(Trace& trace, paje::Simulator& simulator);
   ~EventMapper();
 
-  void Map(const CtfEvent& event);
-  // Ends the simulation at the last event, sets the trace's time span and
+  // `time`: the event's model time (event_clock.h).
+  void Map(const CtfEvent& event, double time);
+  // Ends the simulation at `last_time`, sets the trace's time span and
   // gives each trace's root container its event counts as user fields.
-  void Finish();
+  void Finish(double last_time);
 
-  uint64_t events() const { return events_; }
   uint64_t unmatched_exits() const { return unmatched_exits_; }
-  const std::map<std::string, uint64_t, std::less<>>& per_name() const { return per_name_; }
 
  private:
   struct TraceState;
@@ -65,13 +64,16 @@ class EventMapper {
   std::vector<TraceState*> trace_order_;
   std::unordered_set<StringId> defined_types_;
   std::vector<ExtraField> extras_;
-  uint64_t events_ = 0;
   uint64_t unmatched_exits_ = 0;
-  std::map<std::string, uint64_t, std::less<>> per_name_;
-  // Model times are ns from the first timed event (time_base.h).
-  TimeBase base_{.num = 1, .den = 1000000000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
-  double last_time_ = 0;
-  bool any_time_ = false;
 };
+
+// The name of a trace's root container: its host, else its name, else
+// "trace"; " #INDEX" added when `taken(name)` says another trace has it.
+template <class Taken>
+std::string TraceContainerName(const CtfTraceInfo& info, Taken taken) {
+  std::string name = !info.hostname.empty() ? info.hostname : !info.name.empty() ? info.name : "trace";
+  if (taken(name)) name += " #" + std::to_string(info.index);
+  return name;
+}
 
 }  // namespace macroscope::ctf

@@ -162,7 +162,15 @@ struct EventTranslator::Callbacks {
 };
 
 EventTranslator::EventTranslator(const Definitions& defs, Trace& trace, paje::Simulator& simulator)
-    : defs_(defs), trace_(trace), simulator_(simulator) {}
+    : defs_(defs), trace_(trace), simulator_(simulator) {
+  // Known from the definitions: set before any entity, so that a streaming
+  // sink sees the final time base from the first hand-over on.
+  trace_.SetTimeBase({.num = 1,
+                      .den = defs_.timer_resolution,
+                      .whole_ticks = true,
+                      .origin = static_cast<int64_t>(defs_.global_offset),
+                      .epoch_ns = defs_.realtime_ns});
+}
 
 void EventTranslator::Register(OTF2_GlobalEvtReaderCallbacks* c) {
   OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(c, &Callbacks::Enter);
@@ -290,11 +298,6 @@ void EventTranslator::Finish() {
   }
   simulator_.Finish(last_);
   trace_.SetTimeSpan(first_, last_);
-  trace_.SetTimeBase({.num = 1,
-                      .den = defs_.timer_resolution,
-                      .whole_ticks = true,
-                      .origin = static_cast<int64_t>(defs_.global_offset),
-                      .epoch_ns = defs_.realtime_ns});
 }
 
 StringId EventTranslator::Identifier(ContainerId container) const {

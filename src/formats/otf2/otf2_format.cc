@@ -18,7 +18,9 @@ bool Sniff(const std::string& path, std::string_view head) {
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   // One archive is one trace: several would collide in names and clocks.
   if (files.size() != 1) throw UserError(files[1] + ": OTF2 archives are read one at a time");
-  ArchiveStats s = ReadArchive(files.front(), options.paje.simulator, trace);
+  paje::SimulatorOptions simulator = options.paje.simulator;
+  simulator.sink = options.sink;
+  ArchiveStats s = ReadArchive(files.front(), simulator, trace);
   return {s.records, s.bytes};
 }
 

@@ -7,7 +7,9 @@ namespace {
 bool Sniff(const std::string&, std::string_view head) { return LooksLikePaje(head); }
 
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
-  ReadStats s = ReadPaje(files, options.paje, trace);
+  ReadOptions paje = options.paje;
+  paje.simulator.sink = options.sink;
+  ReadStats s = ReadPaje(files, paje, trace);
   return {s.events, s.bytes};
 }
 

@@ -165,14 +165,23 @@ uint32_t Simulator::StoreIndex(ContainerId container, TypeId type) {
     if (t == type) return index;
   trace_.Store(container, type);
   stacks_.emplace_back();
+  drains_.emplace_back();
   return static_cast<uint32_t>(trace_.stores().size() - 1);
 }
 
-void Simulator::CheckTimeOrder(const EntityStore& s, double time) const {
-  if (s.size() == 0) return;
-  size_t last = s.size() - 1;
-  double end = s.end.empty() ? kOpen : s.end[last];
-  if (s.start[last] > time || (end != kOpen && end > time))
+void Simulator::CheckTimeOrder(uint32_t si, double time) const {
+  const EntityStore& s = trace_.stores()[si];
+  double start = 0, end = kOpen;
+  if (const StoreDrain& d = drains_[si]; s.size() == d.tail_size) {  // the last entity was handed over
+    start = d.last_start;
+    end = d.last_end;
+  } else {
+    if (s.size() == 0) return;
+    size_t last = s.size() - 1;
+    start = s.start[last];
+    end = s.end.empty() ? kOpen : s.end[last];
+  }
+  if (start > time || (end != kOpen && end > time))
     throw SimulationError("time goes backwards for type " + Quote(trace_, trace_.type(s.type).name) +
                           " in container " + Quote(trace_, trace_.container(s.container).name) +
                           " (pj_dump: trace is not time-ordered)");
@@ -180,15 +189,17 @@ void Simulator::CheckTimeOrder(const EntityStore& s, double time) const {
 
 void Simulator::NewEvent(double time, StringId type_identifier, StringId container_identifier, StringId value,
                          Extras extras) {
+  MaybeDrain();
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kEvent, target)) return;
   const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
-  CheckTimeOrder(s, time);
+  CheckTimeOrder(si, time);
   s.start.push_back(time);
   s.value.push_back(ResolveValue(type, value));
   if (!extras.empty()) s.extras.SetStart(s.size() - 1, s.extras.AddList(extras));
+  Appended(si);
 }
 
 uint32_t Simulator::OpenState(uint32_t si, double time, StringId value, uint16_t level, uint32_t extras) {
@@ -200,17 +211,19 @@ uint32_t Simulator::OpenState(uint32_t si, double time, StringId value, uint16_t
   auto index = static_cast<uint32_t>(s.size() - 1);
   if (extras != 0) s.extras.SetStart(index, extras);
   stacks_[si].push_back(index);
+  Appended(si);
   return index;
 }
 
 void Simulator::SetState(double time, StringId type_identifier, StringId container_identifier, StringId value,
                          Extras extras) {
+  MaybeDrain();
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
   const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
-  CheckTimeOrder(s, time);
+  CheckTimeOrder(si, time);
   // States ended by a set keep only their own fields (as in pj_dump).
   for (uint32_t i : stacks_[si]) s.end[i] = time;
   stacks_[si].clear();
@@ -218,24 +231,27 @@ void Simulator::SetState(double time, StringId type_identifier, StringId contain
 }
 
 void Simulator::ResetState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
+  MaybeDrain();
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
-  CheckTimeOrder(s, time);
+  CheckTimeOrder(si, time);
   (void)extras;  // like a set, a reset gives no fields to the states it ends
   for (uint32_t i : stacks_[si]) s.end[i] = time;
   stacks_[si].clear();
+  Touched(si);
 }
 
 void Simulator::PushState(double time, StringId type_identifier, StringId container_identifier, StringId value,
                           Extras extras) {
+  MaybeDrain();
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
   const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
-  CheckTimeOrder(s, time);
+  CheckTimeOrder(si, time);
   uint32_t list = s.extras.AddList(extras);
   auto& stack = stacks_[si];
   uint16_t level = 0;
@@ -251,13 +267,14 @@ void Simulator::PushState(double time, StringId type_identifier, StringId contai
 }
 
 void Simulator::PopState(double time, StringId type_identifier, StringId container_identifier, Extras extras) {
+  MaybeDrain();
   Target target;
   if (!Route(type_identifier, container_identifier, TypeKind::kState, target)) return;
   const ContainerId c = target.container;
   const TypeId type = target.type;
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
-  CheckTimeOrder(s, time);
+  CheckTimeOrder(si, time);
   auto& stack = stacks_[si];
   if (stack.empty())
     throw SimulationError("pop of state type " + Quote(trace_, trace_.type(type).name) + " in container " +
@@ -267,6 +284,7 @@ void Simulator::PopState(double time, StringId type_identifier, StringId contain
   s.end[top] = time;
   if (list != 0) s.extras.SetEnd(top, list);
   stack.pop_back();
+  Touched(si);
   if (options_.no_imbrication && !stack.empty()) {  // the interrupted state resumes
     uint32_t below = stack.back();
     stack.pop_back();
@@ -276,6 +294,7 @@ void Simulator::PopState(double time, StringId type_identifier, StringId contain
 
 void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identifier,
                                StringId container_identifier, double value, Extras extras) {
+  MaybeDrain();
   Target target;
   const bool alive = Route(type_identifier, container_identifier, TypeKind::kVariable, target);
   const ContainerId c = target.container;
@@ -289,7 +308,7 @@ void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identif
   double previous = 0;
   uint32_t list = s.extras.AddList(extras);
   if (s.size() > 0) {
-    CheckTimeOrder(s, time);
+    CheckTimeOrder(target.store, time);
     size_t last = s.size() - 1;
     if (s.start[last] == time) {  // same instant: the last value changes in place
       s.number[last] = op == VariableOp::kSet ? value
@@ -304,6 +323,7 @@ void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identif
   s.end.push_back(kOpen);
   s.number.push_back(op == VariableOp::kSet ? value : op == VariableOp::kAdd ? previous + value : previous - value);
   if (list != 0) s.extras.SetStart(s.size() - 1, list);
+  Appended(target.store);
 }
 
 void Simulator::FinishLink(uint32_t si, const PendingLink& link, StringId key) {
@@ -316,6 +336,7 @@ void Simulator::FinishLink(uint32_t si, const PendingLink& link, StringId key) {
   s.peer_end.push_back(link.end_container);
   if (link.first_extras != 0) s.extras.SetStart(s.size() - 1, link.first_extras);
   if (link.second_extras != 0) s.extras.SetEnd(s.size() - 1, link.second_extras);
+  Appended(si);
 }
 
 void Simulator::StartLink(double time, StringId type_identifier, StringId container_identifier,
@@ -332,6 +353,7 @@ void Simulator::EndLink(double time, StringId type_identifier, StringId containe
 // holding container; the second completes the link, which is stored then.
 void Simulator::LinkEnd(bool is_start, double time, StringId type_identifier, StringId container_identifier,
                         StringId peer_identifier, StringId value, StringId key, Extras extras) {
+  MaybeDrain();
   const char* side = is_start ? "start" : "end";
   ContainerId c = LookupContainer(container_identifier);
   ContainerId peer = LookupContainer(peer_identifier, is_start ? "start container" : "end container");
@@ -362,7 +384,7 @@ void Simulator::LinkEnd(bool is_start, double time, StringId type_identifier, St
     throw SimulationError(std::string(is_start ? "PajeStartLink" : "PajeEndLink") + " with value " +
                           Quote(trace_, value) + " but its " + (is_start ? "PajeEndLink" : "PajeStartLink") +
                           " (key " + Quote(trace_, key) + ") had " + Quote(trace_, link.value));
-  CheckTimeOrder(s, time);
+  CheckTimeOrder(si, time);
   FinishLink(si, link, key);
   cs.pending_links.erase(it);
   cs.used_keys.insert(key);
@@ -414,11 +436,13 @@ void Simulator::Destroy(ContainerId c, double time) {
     EntityStore& s = trace_.store(si);
     for (uint32_t i : stacks_[si]) s.end[i] = time;
     stacks_[si].clear();
+    Touched(si);  // nothing can come for it any more: hand it over at the next drain
   }
 }
 
 void Simulator::Finish(double last_time) {
   DestroyTree(kRootContainer, last_time);
+  if (options_.sink != nullptr) Drain(true);
   trace_.SetTimeSpan(0, last_time);
 }
 

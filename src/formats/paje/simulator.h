@@ -10,7 +10,16 @@
 //
 // Errors: every call throws SimulationError (a message without position)
 // for input that pj_dump refuses; the reader adds file and line.
+//
+// Streaming: with a sink (SimulatorOptions::sink), every `drain_interval`
+// appended entities and at Finish() the simulator hands the entities that
+// are complete to the sink and removes them from the trace
+// (simulator_drain.cc), so memory holds the last interval and what is
+// still open, whatever the trace's length.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
 
 #include <span>
 #include <stdexcept>
@@ -19,6 +28,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "model/entity_sink.h"
 #include "model/trace.h"
 
 namespace macroscope::paje {
@@ -31,6 +41,11 @@ class SimulationError : public std::runtime_error {
 struct SimulatorOptions {
   bool no_imbrication = false;           // pj_dump -i: push/pop interrupt instead of nesting
   bool ignore_incomplete_links = false;  // pj_dump -z
+  // Where completed entities go (model/entity_sink.h); null: the trace
+  // keeps everything (the in-memory model).
+  EntitySink* sink = nullptr;
+  // With a sink: entities appended between two hand-overs.
+  size_t drain_interval = 65536;
 };
 
 using Extras = std::span<const ExtraField>;
@@ -69,7 +84,8 @@ class Simulator {
 
   // The end of the trace at `last_time` (the time of the last timed event):
   // destroys every container still alive, closing what is open. Destroying
-  // a container destroys its living descendants at the same time.
+  // a container destroys its living descendants at the same time. With a
+  // sink, hands over everything left: the trace's stores end empty.
   void Finish(double last_time);
 
  private:
@@ -105,7 +121,7 @@ class Simulator {
   TypeId EntityType(StringId type, ContainerId container, TypeKind kind) const;
   uint32_t StoreIndex(ContainerId container, TypeId type);
   StringId ResolveValue(TypeId type, StringId value) const;
-  void CheckTimeOrder(const EntityStore& store, double time) const;
+  void CheckTimeOrder(uint32_t store, double time) const;
   uint32_t OpenState(uint32_t store, double time, StringId value, uint16_t level, uint32_t extras);
   void Destroy(ContainerId container, double time);
   void DestroyTree(ContainerId container, double time);
@@ -126,6 +142,40 @@ class Simulator {
   };
   std::vector<RouteEntry> routes_;                   // indexed by container identifier
   std::vector<ContainerState> container_states_;
+
+  // Streaming (simulator_drain.cc). An entity appended to a store, or
+  // closed in it: the store has something to hand over at the next drain.
+  void Appended(uint32_t store) {
+    if (options_.sink == nullptr) return;
+    ++appended_;
+    Touched(store);
+  }
+  void Touched(uint32_t store) {
+    if (options_.sink == nullptr || drains_[store].touched) return;
+    drains_[store].touched = true;
+    touched_.push_back(store);
+  }
+  // At the start of each entity event, when no entity index is held.
+  void MaybeDrain() {
+    if (options_.sink != nullptr && appended_ >= options_.drain_interval) Drain(false);
+  }
+  // Hands over the complete entities of the touched stores (of all stores
+  // and the open ones too when `all`) and removes them.
+  void Drain(bool all);
+  void DrainStore(uint32_t store, bool all);
+  void CompactExtras(uint32_t store);
+  struct StoreDrain {
+    bool touched = false;
+    // The store's last entity was handed over when the store was left with
+    // `tail_size` entities: while it still has that many, the time order is
+    // checked against `last_start` / `last_end` (kOpen: none).
+    size_t tail_size = SIZE_MAX;
+    double last_start = 0, last_end = kOpen;
+  };
+  std::vector<StoreDrain> drains_;                   // per store
+  std::vector<uint32_t> touched_;                    // stores touched since the last drain
+  size_t appended_ = 0;                              // entities appended since the last drain
+  std::vector<uint32_t> keep_;                       // scratch: entities a drain keeps
 };
 
 }  // namespace macroscope::paje

@@ -1,0 +1,145 @@
+// The simulator's streaming half: handing complete entities to the sink
+// and forgetting them, so that a trace of any length reads in bounded
+// memory (simulator.h). Without a sink none of this runs.
+//
+// What a drain keeps in a store: the states on its stack (still open; an
+// interrupted state of -i is on the stack too, a later set may end it
+// again) and a variable's last value (the next change ends it, adds to it,
+// or changes it in place at the same instant); everything else is
+// complete. The complete entities between two kept ones go to the sink as
+// one range, in store order, so a state still open is handed over later
+// than the states opened after it but closed before it.
+#include <algorithm>
+
+#include "formats/paje/simulator.h"
+
+namespace macroscope::paje {
+
+namespace {
+
+// Keeps the elements at `keep` (ascending) at the front, in order; frees
+// the rest of the capacity when it is far above what is left (all of it
+// when nothing is left and nothing will come: `last`).
+template <class T>
+void KeepOnly(std::vector<T>& column, const std::vector<uint32_t>& keep, bool last) {
+  if (last && keep.empty()) {
+    std::vector<T>().swap(column);
+    return;
+  }
+  if (column.empty()) return;
+  for (size_t i = 0; i < keep.size(); ++i) column[i] = column[keep[i]];  // keep[i] >= i
+  column.resize(keep.size());
+  if (column.capacity() > 2 * column.size() + 16) column.shrink_to_fit();
+}
+
+}  // namespace
+
+void Simulator::Drain(bool all) {
+  if (all) {
+    for (uint32_t si = 0; si < trace_.stores().size(); ++si) DrainStore(si, true);
+  } else {
+    for (uint32_t si : touched_) DrainStore(si, false);
+  }
+  for (uint32_t si : touched_) drains_[si].touched = false;
+  touched_.clear();
+  appended_ = 0;
+}
+
+void Simulator::DrainStore(uint32_t si, bool all) {
+  EntityStore& s = trace_.store(si);
+  const size_t n = s.size();
+  keep_.clear();
+  if (n == 0) {
+    if (all) {  // nothing more will come: free what an earlier drain left allocated
+      EntityStore empty;
+      empty.kind = s.kind;
+      empty.container = s.container;
+      empty.type = s.type;
+      s = std::move(empty);
+    }
+    return;
+  }
+  std::vector<uint32_t>& stack = stacks_[si];
+  if (!all) {
+    if (s.kind == TypeKind::kState) keep_ = stack;  // ascending: states are appended as they open
+    if (s.kind == TypeKind::kVariable) keep_.push_back(static_cast<uint32_t>(n - 1));
+  }
+  if (keep_.size() == n) return;
+  size_t begin = 0;
+  for (uint32_t k : keep_) {
+    if (k > begin) options_.sink->Completed(trace_, s, begin, k);
+    begin = k + 1;
+  }
+  if (n > begin) options_.sink->Completed(trace_, s, begin, n);
+
+  StoreDrain& d = drains_[si];
+  if (keep_.empty() || keep_.back() != n - 1) {  // the last entity goes: remember its times
+    d.last_start = s.start[n - 1];
+    d.last_end = s.end.empty() ? kOpen : s.end[n - 1];
+    d.tail_size = keep_.size();
+  } else {
+    d.tail_size = SIZE_MAX;
+  }
+  if (!s.extras.empty()) CompactExtras(si);  // reads the old indices: before the columns move
+  KeepOnly(s.start, keep_, all);
+  KeepOnly(s.end, keep_, all);
+  KeepOnly(s.value, keep_, all);
+  KeepOnly(s.number, keep_, all);
+  KeepOnly(s.level, keep_, all);
+  KeepOnly(s.key, keep_, all);
+  KeepOnly(s.peer_start, keep_, all);
+  KeepOnly(s.peer_end, keep_, all);
+  if (all) {
+    stack.clear();
+  } else if (s.kind == TypeKind::kState) {
+    for (size_t i = 0; i < stack.size(); ++i) stack[i] = static_cast<uint32_t>(i);
+  }
+}
+
+// Keeps the user-field lists the kept entities and the store's pending
+// links refer to, renumbered in the order they are met; the others go.
+void Simulator::CompactExtras(uint32_t si) {
+  EntityStore& s = trace_.store(si);
+  const ExtraColumn& x = s.extras;
+  const std::vector<ExtraField>& fields = x.fields();
+  const std::vector<uint32_t>& begins = x.list_begin();
+  constexpr uint32_t kUnset = UINT32_MAX;
+  std::vector<uint32_t> renumber(begins.size() - 1, kUnset);
+  renumber[ExtraColumn::kNoList] = ExtraColumn::kNoList;
+  std::vector<ExtraField> new_fields;
+  std::vector<uint32_t> new_begins{0, 0};
+  auto map = [&](uint32_t list) {
+    if (renumber[list] == kUnset) {
+      new_fields.insert(new_fields.end(), fields.begin() + begins[list], fields.begin() + begins[list + 1]);
+      new_begins.push_back(static_cast<uint32_t>(new_fields.size()));
+      renumber[list] = static_cast<uint32_t>(new_begins.size() - 2);
+    }
+    return renumber[list];
+  };
+  auto column = [&](const std::vector<uint32_t>& old) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < keep_.size(); ++i) {
+      uint32_t list = keep_[i] < old.size() ? old[keep_[i]] : ExtraColumn::kNoList;
+      if (list == ExtraColumn::kNoList) continue;
+      out.resize(i + 1, ExtraColumn::kNoList);  // as ExtraColumn grows it: up to the last list set
+      out[i] = map(list);
+    }
+    return out;
+  };
+  std::vector<uint32_t> at_start = column(x.at_start());
+  std::vector<uint32_t> at_end = column(x.at_end());
+  if (s.kind == TypeKind::kLink) {
+    for (auto& [key, link] : container_states_[s.container].pending_links) {
+      if (link.type != s.type) continue;
+      link.first_extras = map(link.first_extras);
+      link.second_extras = map(link.second_extras);
+    }
+  }
+  if (new_fields.empty()) {  // no list left: the column is as new
+    s.extras = ExtraColumn();
+    return;
+  }
+  s.extras.Restore(std::move(new_fields), std::move(new_begins), std::move(at_start), std::move(at_end));
+}
+
+}  // namespace macroscope::paje

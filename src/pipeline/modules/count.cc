@@ -1,0 +1,86 @@
+// count: entities per key, one row per key in key order at the end of
+// the stream. Counting is a hash lookup on an integer key per entity
+// (key_index.h); text is read once per key at the end.
+#include <map>
+
+#include "pipeline/modules/entity_attributes.h"
+#include "pipeline/modules/key_index.h"
+#include "pipeline/modules/modules.h"
+#include "pipeline/modules/row_writing.h"
+
+namespace macroscope::pipeline {
+
+namespace {
+
+class Count : public Module {
+ public:
+  Count(const std::string& name, EntityKey by) : Module(name), by_(by) {
+    in_ = &AddInput<EntityBatch>("in");
+    out_ = &AddOutput<RowBatch>("rows");
+  }
+
+  void Run() override {
+    // One table per source trace (StringIds are per trace).
+    struct Table {
+      std::shared_ptr<const Trace> trace;
+      KeyIndex keys;
+      std::vector<int64_t> counts;
+    };
+    std::vector<Table> tables;
+    Table* table = nullptr;
+    while (const EntityBatch* batch = in_->Next()) {
+      if (table == nullptr || table->trace != batch->trace) {
+        table = nullptr;
+        for (Table& t : tables)
+          if (t.trace == batch->trace) table = &t;
+        if (table == nullptr) table = &tables.emplace_back(Table{batch->trace, {}, {}});
+      }
+      for (const Entity& e : batch->entities) {
+        const uint32_t k = table->keys.Number(KeyOf(e, by_));
+        if (k == table->counts.size()) table->counts.push_back(0);
+        ++table->counts[k];
+      }
+    }
+    std::map<std::vector<std::string>, int64_t> rows;
+    std::vector<std::string> key;
+    for (const Table& t : tables) {
+      for (size_t k = 0; k < t.counts.size(); ++k) {
+        key.clear();
+        AppendKeyTexts(t.keys.keys()[k], by_, *t.trace, key);
+        rows[key] += t.counts[k];
+      }
+    }
+    std::vector<std::string> columns = KeyColumns(by_);
+    columns.emplace_back("count");
+    RowWriter writer(*out_, columns);
+    for (const auto& [texts, count] : rows) {
+      for (const std::string& text : texts) writer.Put(text);
+      writer.Put(count);
+      writer.EndRow();
+    }
+    writer.Finish();
+  }
+
+ private:
+  EntityKey by_;
+  Input<EntityBatch>* in_;
+  Output<RowBatch>* out_;
+};
+
+}  // namespace
+
+ModuleInfo CountModule() {
+  return {
+      .kind = "count",
+      .description = "Entities per key: one row per key (in key order) with its count",
+      .params = {{"by", "value (default), name, type, container, kind or type+value"}},
+      .inputs = {{"in", "entities", "entities to count"}},
+      .outputs = {{"rows", "rows", "the key column(s), then count"}},
+      .make = [](const std::string& name, const Params& params) -> std::unique_ptr<Module> {
+        params.Check(CountModule());
+        return std::make_unique<Count>(name, ParseEntityKey(params, "value"));
+      },
+  };
+}
+
+}  // namespace macroscope::pipeline

@@ -1,0 +1,133 @@
+// statistics: count, mean, standard deviation, min, max and sum of a
+// measure (durations, latencies, variable values) per key. Welford's
+// update keeps the mean and the sum of squared deviations stable over
+// billions of values; per-trace tables merge with Chan's formula.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "pipeline/modules/entity_attributes.h"
+#include "pipeline/modules/key_index.h"
+#include "pipeline/modules/modules.h"
+#include "pipeline/modules/row_writing.h"
+
+namespace macroscope::pipeline {
+
+namespace {
+
+struct Moments {
+  int64_t n = 0;
+  double mean = 0, m2 = 0, min = 0, max = 0, sum = 0;
+
+  void Add(double x) {
+    min = n == 0 ? x : std::min(min, x);
+    max = n == 0 ? x : std::max(max, x);
+    ++n;
+    const double delta = x - mean;
+    mean += delta / static_cast<double>(n);
+    m2 += delta * (x - mean);
+    sum += x;
+  }
+  void Merge(const Moments& o) {
+    if (o.n == 0) return;
+    if (n == 0) {
+      *this = o;
+      return;
+    }
+    const double total = static_cast<double>(n + o.n);
+    const double delta = o.mean - mean;
+    mean += delta * static_cast<double>(o.n) / total;
+    m2 += o.m2 + delta * delta * static_cast<double>(n) * static_cast<double>(o.n) / total;
+    min = std::min(min, o.min);
+    max = std::max(max, o.max);
+    sum += o.sum;
+    n += o.n;
+  }
+};
+
+class Statistics : public Module {
+ public:
+  Statistics(const std::string& name, EntityKey by, EntityMeasure of) : Module(name), by_(by), of_(of) {
+    in_ = &AddInput<EntityBatch>("in");
+    out_ = &AddOutput<RowBatch>("rows");
+  }
+
+  void Run() override {
+    struct Table {
+      std::shared_ptr<const Trace> trace;
+      KeyIndex keys;
+      std::vector<Moments> moments;
+    };
+    std::vector<Table> tables;
+    Table* table = nullptr;
+    while (const EntityBatch* batch = in_->Next()) {
+      if (table == nullptr || table->trace != batch->trace) {
+        table = nullptr;
+        for (Table& t : tables)
+          if (t.trace == batch->trace) table = &t;
+        if (table == nullptr) table = &tables.emplace_back(Table{batch->trace, {}, {}});
+      }
+      for (const Entity& e : batch->entities) {
+        const std::optional<double> x = MeasureOf(e, *batch, of_);
+        if (!x) continue;
+        const uint32_t k = table->keys.Number(KeyOf(e, by_));
+        if (k == table->moments.size()) table->moments.emplace_back();
+        table->moments[k].Add(*x);
+      }
+    }
+    std::map<std::vector<std::string>, Moments> rows;
+    std::vector<std::string> key;
+    for (const Table& t : tables) {
+      for (size_t k = 0; k < t.moments.size(); ++k) {
+        key.clear();
+        AppendKeyTexts(t.keys.keys()[k], by_, *t.trace, key);
+        rows[key].Merge(t.moments[k]);
+      }
+    }
+    std::vector<std::string> columns = KeyColumns(by_);
+    for (const char* c : {"count", "mean", "stddev", "min", "max", "sum"}) columns.emplace_back(c);
+    RowWriter writer(*out_, columns);
+    for (const auto& [texts, m] : rows) {
+      for (const std::string& text : texts) writer.Put(text);
+      writer.Put(m.n);
+      writer.Put(m.mean);
+      // The sample standard deviation; one value has none.
+      if (m.n > 1)
+        writer.Put(std::sqrt(m.m2 / static_cast<double>(m.n - 1)));
+      else
+        writer.PutEmpty();
+      writer.Put(m.min);
+      writer.Put(m.max);
+      writer.Put(m.sum);
+      writer.EndRow();
+    }
+    writer.Finish();
+  }
+
+ private:
+  EntityKey by_;
+  EntityMeasure of_;
+  Input<EntityBatch>* in_;
+  Output<RowBatch>* out_;
+};
+
+}  // namespace
+
+ModuleInfo StatisticsModule() {
+  return {
+      .kind = "statistics",
+      .description = "Count, mean, sample standard deviation, min, max and sum of durations or values per key",
+      .params = {{"by", "value (default), name, type, container, kind or type+value"},
+                 {"of",
+                  "duration (seconds) or value (variables); default: durations of states and links, "
+                  "values of variables (events have neither)"}},
+      .inputs = {{"in", "entities", "entities to measure"}},
+      .outputs = {{"rows", "rows", "the key column(s), then count, mean, stddev, min, max, sum"}},
+      .make = [](const std::string& name, const Params& params) -> std::unique_ptr<Module> {
+        params.Check(StatisticsModule());
+        return std::make_unique<Statistics>(name, ParseEntityKey(params, "value"), ParseEntityMeasure(params));
+      },
+  };
+}
+
+}  // namespace macroscope::pipeline

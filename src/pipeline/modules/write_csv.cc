@@ -1,0 +1,64 @@
+// write-csv: the rows it reads as a CSV file (header, then one line per
+// row, RFC 4180 quoting, '\n' line ends), written through a temporary file
+// so that the file appears whole or not at all.
+#include "pipeline/modules/buffered_file.h"
+#include "pipeline/modules/modules.h"
+#include "pipeline/modules/parameter_checks.h"
+#include "pipeline/modules/row_reading.h"
+#include "util/csv.h"
+
+namespace macroscope::pipeline {
+
+namespace {
+
+class WriteCsv : public Module {
+ public:
+  WriteCsv(const std::string& name, std::string path) : Module(name), path_(std::move(path)) {
+    in_ = &AddInput<RowBatch>("in");
+  }
+
+  void Run() override {
+    BufferedFile file(path_);
+    std::string& text = file.text();
+    bool header = false;
+    while (const RowBatch* batch = in_->Next()) {
+      if (!header) {
+        for (size_t c = 0; c < batch->columns.size(); ++c) text += (c ? "," : "") + CsvField(batch->columns[c]);
+        text += '\n';
+        header = true;
+      }
+      for (size_t r = 0; r < batch->rows(); ++r) {
+        for (size_t c = 0; c < batch->columns.size(); ++c) {
+          if (c) text += ',';
+          text += CsvField(CellText(batch->at(r, c)));
+        }
+        text += '\n';
+      }
+      file.Flush();
+    }
+    file.Commit();
+    RecordWritten(path_);
+  }
+
+ private:
+  std::string path_;
+  Input<RowBatch>* in_;
+};
+
+}  // namespace
+
+ModuleInfo WriteCsvModule() {
+  return {
+      .kind = "write-csv",
+      .description = "Writes rows to a CSV file (a header, then one line per row)",
+      .params = {{"path", "the CSV file", true}},
+      .inputs = {{"in", "rows", "rows to write"}},
+      .outputs = {},
+      .make = [](const std::string& name, const Params& params) -> std::unique_ptr<Module> {
+        params.Check(WriteCsvModule());
+        return std::make_unique<WriteCsv>(name, OutputPath(params));
+      },
+  };
+}
+
+}  // namespace macroscope::pipeline

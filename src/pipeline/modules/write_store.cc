@@ -1,0 +1,49 @@
+// write-store: the entities it reads as a store (docs/store.md), with the
+// source trace's types, containers and declared values
+// (trace_rebuilding.h), written at the end of the stream atomically.
+#include "pipeline/modules/modules.h"
+#include "pipeline/modules/parameter_checks.h"
+#include "pipeline/modules/trace_rebuilding.h"
+#include "store/store.h"
+
+namespace macroscope::pipeline {
+
+namespace {
+
+class WriteStore : public Module {
+ public:
+  WriteStore(const std::string& name, std::string path) : Module(name), path_(std::move(path)) {
+    in_ = &AddInput<EntityBatch>("in");
+  }
+
+  void Run() override {
+    TraceRebuilder rebuilder("write-store", "a store");
+    while (const EntityBatch* batch = in_->Next()) rebuilder.Add(*batch);
+    // The store's record of what was read: here, the entities written.
+    const store::StoreStats stats{.events = rebuilder.entities(), .bytes = 0};
+    store::WriteStore(*rebuilder.Build(), stats, path_);
+    RecordWritten(path_);
+  }
+
+ private:
+  std::string path_;
+  Input<EntityBatch>* in_;
+};
+
+}  // namespace
+
+ModuleInfo WriteStoreModule() {
+  return {
+      .kind = "write-store",
+      .description = "Writes the entities of one trace as a store (memory grows with the entities)",
+      .params = {{"path", "the store file", true}},
+      .inputs = {{"in", "entities", "entities of one trace"}},
+      .outputs = {},
+      .make = [](const std::string& name, const Params& params) -> std::unique_ptr<Module> {
+        params.Check(WriteStoreModule());
+        return std::make_unique<WriteStore>(name, OutputPath(params));
+      },
+  };
+}
+
+}  // namespace macroscope::pipeline
