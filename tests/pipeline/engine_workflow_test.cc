@@ -124,12 +124,18 @@ TEST(Workflow, OnlyTheFirstFailureIsReported) {
   EXPECT_EQ(RunWithin(w), "module 'first': first");
 }
 
-TEST(Workflow, CancelStopsAWorkflowThatWouldWaitForever) {
-  Workflow w;
+// Stall -> Wait (engine_test_modules.h): a workflow that waits forever
+// until cancelled.
+void AddStallAndWait(Workflow& w) {
   AddModule<Stall>(w, "stall");
   AddModule<Wait>(w, "wait");
   w.Link("stall", "a", "wait", "a");
   w.Link("stall", "b", "wait", "b");
+}
+
+TEST(Workflow, CancelStopsAWorkflowThatWouldWaitForever) {
+  Workflow w;
+  AddStallAndWait(w);
   std::future<std::string> run = std::async(std::launch::async, [&w] { return RunWithin(w); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   auto start = std::chrono::steady_clock::now();
@@ -141,10 +147,7 @@ TEST(Workflow, CancelStopsAWorkflowThatWouldWaitForever) {
 
 TEST(Workflow, CancelBeforeRunStopsItAtOnce) {
   Workflow w;
-  AddModule<Stall>(w, "stall");
-  AddModule<Wait>(w, "wait");
-  w.Link("stall", "a", "wait", "a");
-  w.Link("stall", "b", "wait", "b");
+  AddStallAndWait(w);
   w.Cancel();
   EXPECT_EQ(RunWithin(w), "workflow cancelled");
 }

@@ -171,26 +171,27 @@ inline RowBatch RowsOf(const ModuleInfo& info, nlohmann::json params, std::vecto
   return sink.all;
 }
 
-// Runs rows -> `info` (a writer or a chart, instance "m"); returns the files it wrote.
-inline std::vector<std::string> WriteRows(const ModuleInfo& info, nlohmann::json params,
-                                          std::vector<RowBatch> batches) {
+// Runs batches -> `info` (a writer or a chart, instance "m"); returns the files it wrote.
+template <class T>
+std::vector<std::string> FilesWritten(const ModuleInfo& info, nlohmann::json params, std::vector<T> batches) {
   Workflow w;
-  w.Add(std::make_unique<Source<RowBatch>>("source", std::move(batches)));
+  w.Add(std::make_unique<Source<T>>("source", std::move(batches)));
   Module& m = w.Add(Make(info, "m", std::move(params)));
   w.Link("source", "out", "m", "in");
   w.Run();
   return m.files_written();
 }
 
-// The same for entity writers.
+// Rows -> a row writer or a chart.
+inline std::vector<std::string> WriteRows(const ModuleInfo& info, nlohmann::json params,
+                                          std::vector<RowBatch> batches) {
+  return FilesWritten(info, std::move(params), std::move(batches));
+}
+
+// Entities -> an entity writer.
 inline std::vector<std::string> WriteEntities(const ModuleInfo& info, nlohmann::json params,
                                               std::vector<EntityBatch> batches) {
-  Workflow w;
-  w.Add(std::make_unique<Source<EntityBatch>>("source", std::move(batches)));
-  Module& m = w.Add(Make(info, "m", std::move(params)));
-  w.Link("source", "out", "m", "in");
-  w.Run();
-  return m.files_written();
+  return FilesWritten(info, std::move(params), std::move(batches));
 }
 
 // Every row as its cells' text.

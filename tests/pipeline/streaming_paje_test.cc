@@ -6,7 +6,6 @@
 // memory bounded by the drain interval and what is open.
 #include <filesystem>
 
-#include "formats/paje/generator.h"
 #include "streaming_test_support.h"
 
 namespace macroscope::streaming_test {
@@ -188,23 +187,9 @@ TEST(StreamingPaje, OpenStatesPendingLinksAndUserFieldsSurviveDrains) {
   }
 }
 
-std::string Generate(const std::string& dir, paje::GeneratorOptions options) {
-  const std::string path = dir + "/generated.trace";
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  EXPECT_NE(out, nullptr);
-  paje::GeneratePaje(options, out);
-  std::fclose(out);
-  return path;
-}
-
 TEST(StreamingPaje, GeneratedTraceGivesTheModelsEntities) {
   TempDir dir;
-  paje::GeneratorOptions options;
-  options.depth = 2;
-  options.arity = 4;
-  options.events = 20000;
-  options.nested = options.punctual = options.links = options.variables = true;
-  const std::string path = Generate(dir.path(), options);
+  const std::string path = GenerateFullTrace(dir.path(), 2, 4, 20000);
   for (size_t interval : {1, 7, 1000, 65536}) {
     SCOPED_TRACE(interval);
     ExpectStreamedEqualsModel({path}, interval);
@@ -216,12 +201,7 @@ TEST(StreamingPaje, GeneratedTraceGivesTheModelsEntities) {
 // variable value per leaf), and its columns' capacity follows.
 TEST(StreamingPaje, LongTraceStreamsInBoundedMemory) {
   TempDir dir;
-  paje::GeneratorOptions options;
-  options.depth = 3;
-  options.arity = 10;
-  options.events = 3000000;
-  options.nested = options.punctual = options.links = options.variables = true;
-  const std::string path = Generate(dir.path(), options);
+  const std::string path = GenerateFullTrace(dir.path(), 3, 10, 3000000);
 
   constexpr size_t kInterval = 65536;
   RecordingSink sink;

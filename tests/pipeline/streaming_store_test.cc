@@ -1,7 +1,6 @@
 // Streaming a store (store::ReadStore with a sink): store by store, in
 // chunks, the entities of the model that was saved, in store order, user
 // fields included; the trace keeps none of them.
-#include "formats/paje/generator.h"
 #include "store/store.h"
 #include "streaming_test_support.h"
 
@@ -28,16 +27,7 @@ TEST(StreamingStore, UserFieldsTraceGivesTheModelsEntities) {
 // the delta-coded columns carry over.
 TEST(StreamingStore, StoresLargerThanAChunkGiveTheModelsEntities) {
   TempDir dir;
-  paje::GeneratorOptions options;
-  options.depth = 1;
-  options.arity = 2;
-  options.events = 300000;
-  options.nested = options.punctual = options.links = options.variables = true;
-  const std::string trace_file = dir.path() + "/generated.trace";
-  std::FILE* out = std::fopen(trace_file.c_str(), "w");
-  ASSERT_NE(out, nullptr);
-  paje::GeneratePaje(options, out);
-  std::fclose(out);
+  const std::string trace_file = GenerateFullTrace(dir.path(), 1, 2, 300000);
   const std::string path = WriteStoreOf(trace_file, dir.path());
 
   RecordingSink sink;

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "formats/format.h"
+#include "formats/paje/generator.h"
 #include "model/entity_sink.h"
 #include "model/trace.h"
 #include "test_support.h"
@@ -147,6 +149,25 @@ inline size_t ExpectStreamedEqualsModel(const std::vector<std::string>& files, f
   for (const auto& [key, got] : sink.lines)
     EXPECT_TRUE(got.empty() || expected.count(key)) << "unexpected store " << key;
   return Total(expected);
+}
+
+// A generated Pajé trace (paje::GeneratePaje) with nested states, punctual
+// events, links and variables, written to DIR/generated.trace; its path.
+inline std::string GenerateFullTrace(const std::string& dir, int depth, int arity, uint64_t events) {
+  paje::GeneratorOptions options;
+  options.depth = depth;
+  options.arity = arity;
+  options.events = events;
+  options.nested = options.punctual = options.links = options.variables = true;
+  const std::string path = dir + "/generated.trace";
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) {
+    ADD_FAILURE() << "cannot write " << path;
+    return path;
+  }
+  paje::GeneratePaje(options, out);
+  std::fclose(out);
+  return path;
 }
 
 // The same with a drain interval (entities between two hand-overs).

@@ -1,11 +1,11 @@
 // count: entities per key, one row per key in key order at the end of
 // the stream. Counting is a hash lookup on an integer key per entity
-// (key_index.h); text is read once per key at the end.
+// (key_index.h, per_trace_tables.h); text is read once per key at the end.
 #include <map>
 
 #include "pipeline/modules/entity_attributes.h"
-#include "pipeline/modules/key_index.h"
 #include "pipeline/modules/modules.h"
+#include "pipeline/modules/per_trace_tables.h"
 #include "pipeline/modules/row_writing.h"
 
 namespace macroscope::pipeline {
@@ -21,35 +21,13 @@ class Count : public Module {
 
   void Run() override {
     // One table per source trace (StringIds are per trace).
-    struct Table {
-      std::shared_ptr<const Trace> trace;
-      KeyIndex keys;
-      std::vector<int64_t> counts;
-    };
-    std::vector<Table> tables;
-    Table* table = nullptr;
+    PerTraceTables<int64_t> tables;
     while (const EntityBatch* batch = in_->Next()) {
-      if (table == nullptr || table->trace != batch->trace) {
-        table = nullptr;
-        for (Table& t : tables)
-          if (t.trace == batch->trace) table = &t;
-        if (table == nullptr) table = &tables.emplace_back(Table{batch->trace, {}, {}});
-      }
-      for (const Entity& e : batch->entities) {
-        const uint32_t k = table->keys.Number(KeyOf(e, by_));
-        if (k == table->counts.size()) table->counts.push_back(0);
-        ++table->counts[k];
-      }
+      PerTraceTables<int64_t>::Table& table = tables.For(*batch);
+      for (const Entity& e : batch->entities) ++table.Of(KeyOf(e, by_));
     }
     std::map<std::vector<std::string>, int64_t> rows;
-    std::vector<std::string> key;
-    for (const Table& t : tables) {
-      for (size_t k = 0; k < t.counts.size(); ++k) {
-        key.clear();
-        AppendKeyTexts(t.keys.keys()[k], by_, *t.trace, key);
-        rows[key] += t.counts[k];
-      }
-    }
+    tables.ForEachKey(by_, [&](const std::vector<std::string>& key, int64_t count) { rows[key] += count; });
     std::vector<std::string> columns = KeyColumns(by_);
     columns.emplace_back("count");
     RowWriter writer(*out_, columns);

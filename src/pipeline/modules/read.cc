@@ -5,6 +5,7 @@
 // (docs/streaming.md says what each format keeps meanwhile).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "formats/format.h"
@@ -27,31 +28,41 @@ class BatchingSink : public EntitySink {
     const StringId type = trace.type(s.type).name;
     const StringId container = trace.container(s.container).name;
     auto name_of = [&](ContainerId c) { return c == kNone ? kEmptyString : trace.container(c).name; };
-    for (size_t i = begin; i < end; ++i) {
+    // Filled a run at a time into the batch's own storage: this loop is
+    // the reader's whole cost for a store.
+    for (size_t i = begin; i < end;) {
       if (batch_ == nullptr) {
         batch_ = &out_.Claim();
         batch_->Clear();
         batch_->trace = trace_;
       }
-      Entity e;
-      e.kind = s.kind;
-      e.type = type;
-      e.container = container;
-      e.container_id = s.container;
-      e.start = s.start[i];
-      e.end = s.End(i);
-      if (!s.value.empty()) e.value = s.value[i];
-      if (!s.number.empty()) e.number = s.number[i];
-      if (!s.level.empty()) e.level = s.level[i];
-      if (!s.key.empty()) e.key = s.key[i];
-      if (!s.peer_start.empty()) e.peer_start = name_of(s.peer_start[i]);
-      if (!s.peer_end.empty()) e.peer_end = name_of(s.peer_end[i]);
+      std::vector<Entity>& entities = batch_->entities;
+      const size_t first = entities.size();
+      const size_t n = std::min(end - i, kBatchEntities - first);
+      entities.resize(first + n);
+      Entity* e = entities.data() + first;
+      for (size_t k = 0; k < n; ++k) {
+        e[k].kind = s.kind;
+        e[k].type = type;
+        e[k].container = container;
+        e[k].container_id = s.container;
+        e[k].start = s.start[i + k];
+        e[k].end = s.End(i + k);
+      }
+      if (!s.value.empty()) for (size_t k = 0; k < n; ++k) e[k].value = s.value[i + k];
+      if (!s.number.empty()) for (size_t k = 0; k < n; ++k) e[k].number = s.number[i + k];
+      if (!s.level.empty()) for (size_t k = 0; k < n; ++k) e[k].level = s.level[i + k];
+      if (!s.key.empty()) for (size_t k = 0; k < n; ++k) e[k].key = s.key[i + k];
+      if (!s.peer_start.empty()) for (size_t k = 0; k < n; ++k) e[k].peer_start = name_of(s.peer_start[i + k]);
+      if (!s.peer_end.empty()) for (size_t k = 0; k < n; ++k) e[k].peer_end = name_of(s.peer_end[i + k]);
       std::vector<ExtraField>& fields = batch_->fields;
-      e.fields_begin = static_cast<uint32_t>(fields.size());
-      s.extras.ForEach(i, [&](const ExtraField& f) { fields.push_back(f); });
-      e.fields_end = static_cast<uint32_t>(fields.size());
-      batch_->entities.push_back(e);
-      if (batch_->entities.size() >= kBatchEntities) Publish();
+      for (size_t k = 0; k < n; ++k) {
+        e[k].fields_begin = static_cast<uint32_t>(fields.size());
+        if (!s.extras.empty()) s.extras.ForEach(i + k, [&](const ExtraField& f) { fields.push_back(f); });
+        e[k].fields_end = static_cast<uint32_t>(fields.size());
+      }
+      i += n;
+      if (entities.size() >= kBatchEntities) Publish();
     }
   }
 

@@ -7,8 +7,8 @@
 #include <map>
 
 #include "pipeline/modules/entity_attributes.h"
-#include "pipeline/modules/key_index.h"
 #include "pipeline/modules/modules.h"
+#include "pipeline/modules/per_trace_tables.h"
 #include "pipeline/modules/row_writing.h"
 
 namespace macroscope::pipeline {
@@ -53,37 +53,17 @@ class Statistics : public Module {
   }
 
   void Run() override {
-    struct Table {
-      std::shared_ptr<const Trace> trace;
-      KeyIndex keys;
-      std::vector<Moments> moments;
-    };
-    std::vector<Table> tables;
-    Table* table = nullptr;
+    PerTraceTables<Moments> tables;
     while (const EntityBatch* batch = in_->Next()) {
-      if (table == nullptr || table->trace != batch->trace) {
-        table = nullptr;
-        for (Table& t : tables)
-          if (t.trace == batch->trace) table = &t;
-        if (table == nullptr) table = &tables.emplace_back(Table{batch->trace, {}, {}});
-      }
+      PerTraceTables<Moments>::Table& table = tables.For(*batch);
       for (const Entity& e : batch->entities) {
         const std::optional<double> x = MeasureOf(e, *batch, of_);
         if (!x) continue;
-        const uint32_t k = table->keys.Number(KeyOf(e, by_));
-        if (k == table->moments.size()) table->moments.emplace_back();
-        table->moments[k].Add(*x);
+        table.Of(KeyOf(e, by_)).Add(*x);
       }
     }
     std::map<std::vector<std::string>, Moments> rows;
-    std::vector<std::string> key;
-    for (const Table& t : tables) {
-      for (size_t k = 0; k < t.moments.size(); ++k) {
-        key.clear();
-        AppendKeyTexts(t.keys.keys()[k], by_, *t.trace, key);
-        rows[key].Merge(t.moments[k]);
-      }
-    }
+    tables.ForEachKey(by_, [&](const std::vector<std::string>& key, const Moments& m) { rows[key].Merge(m); });
     std::vector<std::string> columns = KeyColumns(by_);
     for (const char* c : {"count", "mean", "stddev", "min", "max", "sum"}) columns.emplace_back(c);
     RowWriter writer(*out_, columns);

@@ -1,7 +1,7 @@
 // write-csv: the rows it reads as a CSV file (header, then one line per
 // row, RFC 4180 quoting, '\n' line ends), written through a temporary file
 // so that the file appears whole or not at all.
-#include "pipeline/modules/buffered_file.h"
+#include "pipeline/modules/file_writer.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/parameter_checks.h"
 #include "pipeline/modules/row_reading.h"
@@ -11,38 +11,28 @@ namespace macroscope::pipeline {
 
 namespace {
 
-class WriteCsv : public Module {
+class WriteCsv : public RowTextWriter {
  public:
-  WriteCsv(const std::string& name, std::string path) : Module(name), path_(std::move(path)) {
-    in_ = &AddInput<RowBatch>("in");
-  }
+  using RowTextWriter::RowTextWriter;
 
-  void Run() override {
-    BufferedFile file(path_);
-    std::string& text = file.text();
-    bool header = false;
-    while (const RowBatch* batch = in_->Next()) {
-      if (!header) {
-        for (size_t c = 0; c < batch->columns.size(); ++c) text += (c ? "," : "") + CsvField(batch->columns[c]);
-        text += '\n';
-        header = true;
-      }
-      for (size_t r = 0; r < batch->rows(); ++r) {
-        for (size_t c = 0; c < batch->columns.size(); ++c) {
-          if (c) text += ',';
-          text += CsvField(CellText(batch->at(r, c)));
-        }
-        text += '\n';
-      }
-      file.Flush();
+ protected:
+  void Append(const RowBatch& batch, std::string& text) override {
+    if (!header_) {
+      for (size_t c = 0; c < batch.columns.size(); ++c) text += (c ? "," : "") + CsvField(batch.columns[c]);
+      text += '\n';
+      header_ = true;
     }
-    file.Commit();
-    RecordWritten(path_);
+    for (size_t r = 0; r < batch.rows(); ++r) {
+      for (size_t c = 0; c < batch.columns.size(); ++c) {
+        if (c) text += ',';
+        text += CsvField(CellText(batch.at(r, c)));
+      }
+      text += '\n';
+    }
   }
 
  private:
-  std::string path_;
-  Input<RowBatch>* in_;
+  bool header_ = false;
 };
 
 }  // namespace

@@ -3,7 +3,7 @@
 // through a temporary file.
 #include <nlohmann/json.hpp>
 
-#include "pipeline/modules/buffered_file.h"
+#include "pipeline/modules/file_writer.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/parameter_checks.h"
 
@@ -18,36 +18,26 @@ nlohmann::ordered_json CellJson(const Cell& cell) {
   return nullptr;
 }
 
-class WriteJson : public Module {
+class WriteJson : public RowTextWriter {
  public:
-  WriteJson(const std::string& name, std::string path) : Module(name), path_(std::move(path)) {
-    in_ = &AddInput<RowBatch>("in");
-  }
+  using RowTextWriter::RowTextWriter;
 
-  void Run() override {
-    BufferedFile file(path_);
-    std::string& text = file.text();
-    text = "[";
-    bool first = true;
-    while (const RowBatch* batch = in_->Next()) {
-      for (size_t r = 0; r < batch->rows(); ++r) {
-        nlohmann::ordered_json row = nlohmann::ordered_json::object();
-        for (size_t c = 0; c < batch->columns.size(); ++c) row[batch->columns[c]] = CellJson(batch->at(r, c));
-        text += first ? "\n  " : ",\n  ";
-        // Invalid UTF-8 in a text cell is replaced, not fatal.
-        text += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        first = false;
-      }
-      file.Flush();
+ protected:
+  void Begin(std::string& text) override { text += "["; }
+  void Append(const RowBatch& batch, std::string& text) override {
+    for (size_t r = 0; r < batch.rows(); ++r) {
+      nlohmann::ordered_json row = nlohmann::ordered_json::object();
+      for (size_t c = 0; c < batch.columns.size(); ++c) row[batch.columns[c]] = CellJson(batch.at(r, c));
+      text += first_ ? "\n  " : ",\n  ";
+      // Invalid UTF-8 in a text cell is replaced, not fatal.
+      text += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      first_ = false;
     }
-    text += first ? "]\n" : "\n]\n";
-    file.Commit();
-    RecordWritten(path_);
   }
+  void End(std::string& text) override { text += first_ ? "]\n" : "\n]\n"; }
 
  private:
-  std::string path_;
-  Input<RowBatch>* in_;
+  bool first_ = true;
 };
 
 }  // namespace

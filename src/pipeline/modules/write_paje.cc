@@ -2,30 +2,21 @@
 // trace's types, containers and declared values (trace_rebuilding.h),
 // written at the end of the stream through a temporary file.
 #include "formats/paje/paje_writer.h"
+#include "pipeline/modules/file_writer.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/parameter_checks.h"
-#include "pipeline/modules/trace_rebuilding.h"
 
 namespace macroscope::pipeline {
 
 namespace {
 
-class WritePaje : public Module {
+class WritePaje : public TraceWriter {
  public:
-  WritePaje(const std::string& name, std::string path) : Module(name), path_(std::move(path)) {
-    in_ = &AddInput<EntityBatch>("in");
-  }
+  WritePaje(const std::string& name, std::string path)
+      : TraceWriter(name, std::move(path), "write-paje", "a Pajé file") {}
 
-  void Run() override {
-    TraceRebuilder rebuilder("write-paje", "a Pajé file");
-    while (const EntityBatch* batch = in_->Next()) rebuilder.Add(*batch);
-    paje::WritePajeFile(*rebuilder.Build(), path_);
-    RecordWritten(path_);
-  }
-
- private:
-  std::string path_;
-  Input<EntityBatch>* in_;
+ protected:
+  void Write(TraceRebuilder& rebuilder) override { paje::WritePajeFile(*rebuilder.Build(), path_); }
 };
 
 }  // namespace

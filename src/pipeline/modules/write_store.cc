@@ -1,33 +1,26 @@
 // write-store: the entities it reads as a store (docs/store.md), with the
 // source trace's types, containers and declared values
 // (trace_rebuilding.h), written at the end of the stream atomically.
+#include "pipeline/modules/file_writer.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/parameter_checks.h"
-#include "pipeline/modules/trace_rebuilding.h"
 #include "store/store.h"
 
 namespace macroscope::pipeline {
 
 namespace {
 
-class WriteStore : public Module {
+class WriteStore : public TraceWriter {
  public:
-  WriteStore(const std::string& name, std::string path) : Module(name), path_(std::move(path)) {
-    in_ = &AddInput<EntityBatch>("in");
-  }
+  WriteStore(const std::string& name, std::string path)
+      : TraceWriter(name, std::move(path), "write-store", "a store") {}
 
-  void Run() override {
-    TraceRebuilder rebuilder("write-store", "a store");
-    while (const EntityBatch* batch = in_->Next()) rebuilder.Add(*batch);
+ protected:
+  void Write(TraceRebuilder& rebuilder) override {
     // The store's record of what was read: here, the entities written.
     const store::StoreStats stats{.events = rebuilder.entities(), .bytes = 0};
     store::WriteStore(*rebuilder.Build(), stats, path_);
-    RecordWritten(path_);
   }
-
- private:
-  std::string path_;
-  Input<EntityBatch>* in_;
 };
 
 }  // namespace
