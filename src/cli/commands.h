@@ -20,6 +20,14 @@ void RegisterImportCommand(CLI::App& app);
 void RegisterCatalogCommand(CLI::App& app);
 void RegisterServeCommand(CLI::App& app);
 void RegisterRunCommand(CLI::App& app);
+void RegisterKernelCommand(CLI::App& app);
+// The kernel group's subcommands (kernel_*_command.cc).
+void RegisterKernelProcesses(CLI::App& kernel_group);
+void RegisterKernelSubsystems(CLI::App& kernel_group);
+void RegisterKernelMemory(CLI::App& kernel_group);
+// `anomalies` and `correlate` (anomalies_command.cc, correlate_command.cc).
+void RegisterAnomaliesCommand(CLI::App& app);
+void RegisterCorrelateCommand(CLI::App& app);
 // `catalog runs` and `catalog rerun`, in the catalog command's group.
 void RegisterCatalogRunCommands(CLI::App& catalog_group);
 

@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterCatalogCommand(app);
   macroscope::cli::RegisterServeCommand(app);
   macroscope::cli::RegisterRunCommand(app);
+  macroscope::cli::RegisterKernelCommand(app);
+  macroscope::cli::RegisterAnomaliesCommand(app);
+  macroscope::cli::RegisterCorrelateCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -266,8 +266,18 @@ class In {
   static constexpr size_t kBlock = 1 << 17;
 
  public:
-  In(const uint8_t* data, size_t size, uint64_t raw, const std::string& path, const char* what)
-      : dctx_(ZSTD_createDCtx(), ZSTD_freeDCtx), input_{data, size, 0}, raw_(raw), path_(path), what_(what) {
+  // `file` and `offset`: where `data` lies in the mapped store, so that the
+  // compressed bytes already decoded leave memory as decoding goes (a
+  // streaming read's memory stays flat whatever the store's size).
+  In(const uint8_t* data, size_t size, uint64_t raw, const std::string& path, const char* what,
+     const MappedFile* file = nullptr, size_t offset = 0)
+      : dctx_(ZSTD_createDCtx(), ZSTD_freeDCtx),
+        input_{data, size, 0},
+        raw_(raw),
+        path_(path),
+        what_(what),
+        file_(file),
+        offset_(offset) {
     if (!dctx_) throw std::runtime_error("zstd: out of memory");
     if (ZSTD_getFrameContentSize(data, size) != raw) Fail();
     p_ = end_ = buffer_.get();
@@ -355,6 +365,10 @@ class In {
     }
     produced_ += out.pos - tail;
     if (produced_ > raw_) Fail();
+    if (file_ && input_.pos - released_ >= kReleaseStep) {
+      file_->ReleaseRange(offset_ + released_, input_.pos - released_);
+      released_ = input_.pos;
+    }
     p_ = buffer_.get();
     end_ = buffer_.get() + out.pos;
   }
@@ -369,6 +383,10 @@ class In {
   bool finished_ = false;
   const std::string& path_;
   const char* what_;
+  static constexpr size_t kReleaseStep = size_t{8} << 20;
+  const MappedFile* file_;
+  size_t offset_;
+  size_t released_ = 0;
 };
 
 struct Entry {
@@ -635,12 +653,14 @@ StoreStats Read(const std::string& path, Trace& trace, EntitySink* sink) {
     const Entry& e = entries[id];
     if (Hash64(base + e.offset, e.size) != e.hash && kVerifyChecksums)
       throw UserError(path + ": checksum mismatch in section '" + kSectionNames[id] + "' (corrupt file)");
+    // Read again as it is decoded: meanwhile it need not stay in memory.
+    file.ReleaseRange(e.offset, e.size);
   };
   // A checked section, to decode as it is decompressed.
   auto open = [&](uint32_t id) {
     check(id);
     const Entry& e = entries[id];
-    return In(base + e.offset, e.size, e.raw, path, kSectionNames[id]);
+    return In(base + e.offset, e.size, e.raw, path, kSectionNames[id], &file, e.offset);
   };
 
   StoreStats stats;

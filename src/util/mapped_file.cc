@@ -51,6 +51,14 @@ void MappedFile::Release(size_t upto) {
   if (upto > 0) madvise(const_cast<char*>(data_), upto, MADV_DONTNEED);
 }
 
+void MappedFile::ReleaseRange(size_t offset, size_t length) const {
+  if (!mapped_ || offset >= size_) return;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t begin = (offset + page - 1) / page * page;
+  const size_t end = std::min(offset + length, size_) / page * page;
+  if (begin < end) madvise(const_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
+
 MappedFile::~MappedFile() {
   if (mapped_) munmap(const_cast<char*>(data_), size_);
 }

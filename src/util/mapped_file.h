@@ -19,6 +19,9 @@ class MappedFile {
   // Tells the kernel the first `upto` bytes will not be read again, so their
   // pages leave the process's memory (a hint; no effect on standard input).
   void Release(size_t upto);
+  // The same for the bytes [offset, offset + length): the whole pages inside
+  // it leave the process's memory (read again from the file if touched).
+  void ReleaseRange(size_t offset, size_t length) const;
   const std::string& path() const { return path_; }
 
  private:

@@ -64,6 +64,7 @@ struct BabeltraceEvent {
   std::string name;
   int64_t ns = 0;             // from the clock's origin, exactly as printed
   std::string clock_seconds;  // as printed: "1795474792.219436115"
+  std::string fields;         // as printed after "NAME: ", e.g. "{ cpu_id = 0 }, { ret = 5 }"
 };
 
 inline std::vector<BabeltraceEvent> BabeltraceEvents(const std::string& dir) {
@@ -98,6 +99,7 @@ inline std::vector<BabeltraceEvent> BabeltraceEvents(const std::string& dir) {
     if (fields == std::string_view::npos && !head.empty() && head.back() == ':') head.remove_suffix(1);
     size_t space = head.rfind(' ');
     e.name = std::string(space == std::string_view::npos ? head : head.substr(space + 1));
+    if (fields != std::string_view::npos) e.fields = std::string(rest.substr(fields + 2));
     events.push_back(std::move(e));
   }
   return events;

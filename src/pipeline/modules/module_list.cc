@@ -11,7 +11,8 @@ std::span<const ModuleInfo> AllModules() {
       ReadModule(),       SplitModule(),     MergeModule(),     LimitModule(),      CollectModule(),
       FilterModule(),     CountModule(),     StatisticsModule(), MeasureModule(),   WriteCsvModule(),
       WriteJsonModule(),  WritePajeModule(), WriteStoreModule(), BoxPlotModule(),   CurveModule(),
-      HistogramModule(),
+      HistogramModule(),  KernelProcessesModule(), KernelSubsystemsModule(), KernelMemoryModule(),
+      AnomaliesModule(),  CorrelateModule(),
   };
   return modules;
 }

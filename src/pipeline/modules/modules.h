@@ -18,6 +18,12 @@ ModuleInfo FilterModule();      // filter.cc: matched / unmatched
 ModuleInfo CountModule();       // count.cc: rows key,count
 ModuleInfo StatisticsModule();  // statistics.cc: count, mean, std dev, min, max, sum per key
 ModuleInfo MeasureModule();     // measure.cc: one row per entity (duration, latency, value)
+// Kernel and embedded analyses (docs/kernel.md)
+ModuleInfo KernelProcessesModule();   // kernel_processes.cc: one row per thread
+ModuleInfo KernelSubsystemsModule();  // kernel_subsystems.cc: events and time per subsystem
+ModuleInfo KernelMemoryModule();      // kernel_memory.cc: libc allocations per process
+ModuleInfo AnomaliesModule();         // anomalies.cc: outside mean ± 3σ/√n
+ModuleInfo CorrelateModule();         // correlate.cc: Pearson r of two series
 // Writers and charts
 ModuleInfo WriteCsvModule();    // write_csv.cc
 ModuleInfo WriteJsonModule();   // write_json.cc

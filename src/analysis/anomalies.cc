@@ -1,0 +1,94 @@
+#include "analysis/anomalies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "util/error.h"
+
+namespace macroscope::analysis {
+
+AnomalyDetector::AnomalyDetector(const AnomalyRequest& request, std::string_view option)
+    : request_(request), option_(option), selection_(request.type, option) {}
+
+void AnomalyDetector::Add(const Trace& trace, const EntityRecord& r) {
+  if (selection_.Matches(trace, r)) {
+    kept_.push_back({r.container, r.type, r.value, r.start, r.end, r.kind});
+  } else if (types_seen_.size() < 64 &&
+             std::find(types_seen_.begin(), types_seen_.end(), r.type) == types_seen_.end()) {
+    types_seen_.push_back(r.type);
+  }
+}
+
+AnomalyReport AnomalyDetector::Finish(const Trace& trace) const {
+  const std::vector<bool> in_scope = ContainersInScope(trace, request_.containers, "--containers");
+  auto scoped = [&](ContainerId c) { return c < in_scope.size() && in_scope[c]; };
+  // The measured entities, each with its value in ticks.
+  std::vector<std::pair<const Kept*, double>> values;
+  if (request_.metric == AnomalyMetric::kDuration) {
+    for (const Kept& k : kept_) {
+      if (!scoped(k.container)) continue;
+      if (k.kind == TypeKind::kEvent)
+        throw UserError(option_ + " '" + request_.type + "': events have no duration (try --metric interarrival)");
+      values.emplace_back(&k, k.end - k.start);
+    }
+  } else {
+    // Per container, in start order (stable: the stream's order at equal starts).
+    std::map<ContainerId, std::vector<const Kept*>> per_container;
+    for (const Kept& k : kept_)
+      if (scoped(k.container)) per_container[k.container].push_back(&k);
+    for (auto& [container, list] : per_container) {
+      std::stable_sort(list.begin(), list.end(), [](const Kept* a, const Kept* b) { return a->start < b->start; });
+      for (size_t i = 1; i < list.size(); ++i) values.emplace_back(list[i], list[i]->start - list[i - 1]->start);
+    }
+  }
+  if (values.empty()) {
+    std::set<std::string> types;
+    for (StringId t : types_seen_) types.insert(std::string(trace.Str(t)));
+    std::string known;
+    for (const std::string& t : types) known += (known.empty() ? "" : ", ") + t;
+    throw UserError(option_ + " '" + request_.type + "': no " +
+                    (request_.metric == AnomalyMetric::kDuration ? "entity" : "two entities in one container") +
+                    " to measure" + (known.empty() ? "" : " (other types in the trace: " + known + ")"));
+  }
+  // Two passes over the values kept: the mean, then the squared deviations.
+  const double n = static_cast<double>(values.size());
+  double sum = 0;
+  for (const auto& v : values) sum += v.second;
+  const double mean = sum / n;
+  double squares = 0;
+  for (const auto& v : values) squares += (v.second - mean) * (v.second - mean);
+  const double sigma = std::sqrt(squares / n);  // population: the values are all there are
+  const double half = 3 * sigma / std::sqrt(n);
+  const double lower = mean - half, upper = mean + half;
+
+  const TimeBase& base = trace.time_base();
+  const double ns_per_tick = static_cast<double>(base.num) * 1e9 / static_cast<double>(base.den);
+  AnomalyReport report;
+  report.count = values.size();
+  report.mean_ns = mean * ns_per_tick;
+  report.stddev_ns = sigma * ns_per_tick;
+  report.lower_ns = lower * ns_per_tick;
+  report.upper_ns = upper * ns_per_tick;
+  for (const auto& [k, value] : values) {
+    if (!(value < lower || value > upper)) continue;
+    Anomaly a;
+    a.type = std::string(trace.Str(k->type));
+    a.value = std::string(trace.Str(k->value));
+    a.container =
+        k->container < trace.containers().size() ? std::string(trace.Str(trace.container(k->container).name)) : "";
+    a.start_ns = Nanoseconds(base, k->start);
+    a.end_ns = Nanoseconds(base, k->end);
+    a.start_seconds = base.Seconds(k->start);
+    a.measure_ns = Nanoseconds(base, value);
+    report.anomalies.push_back(std::move(a));
+  }
+  std::stable_sort(report.anomalies.begin(), report.anomalies.end(), [](const Anomaly& a, const Anomaly& b) {
+    return std::tie(a.start_ns, a.container) < std::tie(b.start_ns, b.container);
+  });
+  return report;
+}
+
+}  // namespace macroscope::analysis

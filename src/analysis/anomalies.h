@@ -1,0 +1,70 @@
+// Anomalies, as the seed defines them (../shared/spec/management.md): the
+// entities whose value — a state's duration, or the time since the previous
+// start in the same container — lies outside mean ± 3σ/√n of all the values
+// (σ the population standard deviation, n their number). One detector
+// serves `macroscope anomalies` and the workflow module `anomalies`
+// (docs/anomalies.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/entity_records.h"
+#include "analysis/entity_selection.h"
+#include "model/trace.h"
+
+namespace macroscope::analysis {
+
+enum class AnomalyMetric { kDuration, kInterarrival };
+
+struct AnomalyRequest {
+  std::string type;  // a selection: TYPE or TYPE=VALUE (entity_selection.h)
+  AnomalyMetric metric = AnomalyMetric::kDuration;
+  std::vector<std::string> containers;  // names or aliases; their subtrees (empty: all)
+};
+
+struct Anomaly {
+  std::string type, value, container;
+  int64_t start_ns = 0, end_ns = 0;  // from the trace's origin (model time 0)
+  double start_seconds = 0;
+  int64_t measure_ns = 0;  // the duration, or the time since the previous start
+};
+
+struct AnomalyReport {
+  uint64_t count = 0;  // values measured
+  double mean_ns = 0, stddev_ns = 0, lower_ns = 0, upper_ns = 0;  // the band: mean ± 3σ/√n
+  std::vector<Anomaly> anomalies;  // by start time, then container
+};
+
+// The columns of an anomaly as CSV and the workflow module give them.
+inline constexpr const char* kAnomalyColumns[] = {"type",       "value",   "container", "start_ns", "end_ns",
+                                                  "start",      "measure_ns", "mean_ns", "lower_ns", "upper_ns"};
+
+class AnomalyDetector {
+ public:
+  // Throws UserError for a bad selection (naming `option`).
+  AnomalyDetector(const AnomalyRequest& request, std::string_view option);
+
+  // Every entity of one trace; those the selection matches are kept.
+  void Add(const Trace& trace, const EntityRecord& r);
+
+  // Once the trace is read. Throws UserError when no entity matched, or
+  // when durations are asked of events.
+  AnomalyReport Finish(const Trace& trace) const;
+
+ private:
+  struct Kept {
+    ContainerId container;
+    StringId type, value;
+    double start, end;
+    TypeKind kind;
+  };
+  AnomalyRequest request_;
+  std::string option_;
+  EntitySelection selection_;
+  std::vector<Kept> kept_;
+  std::vector<StringId> types_seen_;  // for the message when nothing matches
+};
+
+}  // namespace macroscope::analysis

@@ -1,0 +1,44 @@
+// Temporal correlation of two series of points (entity start times), as the
+// seed defines it (../shared/spec/management.md): Pearson's r between the
+// numbers of points of each series per bin, with either ⌊√(|A|+|B|)⌋ equal
+// bins over the span of both series, or irregular bins: a window of ±δ
+// around each point of the smaller series (overlapping windows merged) and
+// the gaps between them. One class serves `macroscope correlate` and the
+// workflow module `correlate` (docs/anomalies.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace macroscope::analysis {
+
+enum class Binning { kRegular, kIrregular };
+
+struct CorrelationResult {
+  uint64_t count_a = 0, count_b = 0;
+  size_t bins = 0;
+  std::optional<double> r;  // none when either series' counts do not vary over the bins
+  std::vector<uint64_t> per_bin_a, per_bin_b;  // the counts r is computed over, in time order
+};
+
+class Correlation {
+ public:
+  // Points in model time, in any order.
+  void AddA(double t) { a_.push_back(t); }
+  void AddB(double t) { b_.push_back(t); }
+
+  // `delta` (model time, > 0) is for irregular bins only. Throws UserError
+  // when a series is empty.
+  CorrelationResult Compute(Binning binning, double delta) const;
+
+ private:
+  std::vector<double> a_, b_;
+};
+
+// Pearson's r of two equally long samples; none when either has no variance
+// (or fewer than two values).
+std::optional<double> Pearson(const std::vector<uint64_t>& x, const std::vector<uint64_t>& y);
+
+}  // namespace macroscope::analysis

@@ -1,0 +1,47 @@
+// What the anomalies and correlation analyses take from a trace, as a user
+// names it: a SELECTION "TYPE" or "TYPE=VALUE" (the entity type's name, and
+// optionally the value's name; "*" as TYPE is any type, and a VALUE ending
+// in "*" matches by prefix: "Interrupt=softirq:*"), and --containers (those
+// containers, by name or alias, and their descendants). docs/anomalies.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/entity_records.h"
+#include "model/trace.h"
+
+namespace macroscope::analysis {
+
+class EntitySelection {
+ public:
+  // Throws UserError naming `option` for an empty TYPE.
+  EntitySelection(std::string_view text, std::string_view option);
+  const std::string& text() const { return text_; }
+
+  // Whether `r` is selected. The answer per StringId is worked out once
+  // from its text and cached, so the ids must all be of one trace.
+  bool Matches(const Trace& trace, const EntityRecord& r);
+
+ private:
+  bool Cached(std::vector<uint8_t>& cache, StringId id, const Trace& trace, const std::string& pattern, bool any,
+              bool prefix);
+
+  std::string text_, type_, value_;
+  bool any_type_ = false, has_value_ = false, value_prefix_ = false;
+  std::vector<uint8_t> type_cache_, value_cache_;  // by StringId: 0 unknown, 1 yes, 2 no
+};
+
+// The containers of `names` (by name or alias) and their descendants, as a
+// flag per container id; all true when `names` is empty. Throws UserError
+// naming `option` for a name no container has.
+std::vector<bool> ContainersInScope(const Trace& trace, const std::vector<std::string>& names,
+                                    std::string_view option);
+
+// A model duration or time (ticks of `base`) in whole nanoseconds, rounded
+// (exact for nanosecond clocks).
+int64_t Nanoseconds(const TimeBase& base, double ticks);
+
+}  // namespace macroscope::analysis

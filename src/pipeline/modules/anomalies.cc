@@ -1,0 +1,88 @@
+// anomalies: the entities whose duration or inter-arrival time lies outside
+// mean ± 3σ/√n: analysis::AnomalyDetector, as `macroscope anomalies` uses
+// it (docs/anomalies.md).
+#include "analysis/anomalies.h"
+#include "pipeline/modules/modules.h"
+#include "pipeline/modules/parameter_checks.h"
+#include "pipeline/modules/row_writing.h"
+#include "util/error.h"
+
+namespace macroscope::pipeline {
+
+namespace {
+
+class Anomalies : public Module {
+ public:
+  Anomalies(const std::string& name, const analysis::AnomalyRequest& request)
+      : Module(name), detector_(request, "module '" + name + "': parameter 'type'") {
+    in_ = &AddInput<EntityBatch>("in");
+    out_ = &AddOutput<RowBatch>("rows");
+  }
+
+  void Run() override {
+    std::shared_ptr<const Trace> trace;
+    analysis::EntityRecord r;
+    while (const EntityBatch* batch = in_->Next()) {
+      if (batch->entities.empty()) continue;
+      if (!trace) trace = batch->trace;
+      if (batch->trace != trace) throw UserError("anomalies: entities of several traces (one trace only)");
+      for (const Entity& e : batch->entities) {
+        r = {e.kind, e.level, e.type, e.value, e.container_id, e.start, e.end};
+        detector_.Add(*trace, r);
+      }
+    }
+    RowWriter writer(*out_, std::vector<std::string>(std::begin(analysis::kAnomalyColumns),
+                                                     std::end(analysis::kAnomalyColumns)));
+    if (trace) {
+      const analysis::AnomalyReport report = detector_.Finish(*trace);
+      for (const analysis::Anomaly& a : report.anomalies) {
+        writer.Put(a.type);
+        writer.Put(a.value);
+        writer.Put(a.container);
+        writer.Put(a.start_ns);
+        writer.Put(a.end_ns);
+        writer.Put(a.start_seconds);
+        writer.Put(a.measure_ns);
+        writer.Put(report.mean_ns);
+        writer.Put(report.lower_ns);
+        writer.Put(report.upper_ns);
+        writer.EndRow();
+      }
+    }
+    writer.Finish();
+  }
+
+ private:
+  analysis::AnomalyDetector detector_;
+  Input<EntityBatch>* in_;
+  Output<RowBatch>* out_;
+};
+
+}  // namespace
+
+ModuleInfo AnomaliesModule() {
+  return {
+      .kind = "anomalies",
+      .description = "Entities whose duration or inter-arrival time lies outside mean ± 3σ/√n (σ: population "
+                     "standard deviation, n: number of values)",
+      .params = {{"type", "TYPE or TYPE=VALUE: the entities measured (VALUE may end in * for a prefix)", true},
+                 {"metric", "duration (default) or interarrival (time since the previous start in the container)"},
+                 {"containers", "only these containers (names or aliases) and their descendants (list)"}},
+      .inputs = {{"in", "entities", "a trace's entities"}},
+      .outputs = {{"rows", "rows",
+                   "one row per anomaly: type, value, container, start_ns, end_ns, start (s), measure_ns, mean_ns, "
+                   "lower_ns, upper_ns"}},
+      .make = [](const std::string& name, const Params& params) -> std::unique_ptr<Module> {
+        params.Check(AnomaliesModule());
+        analysis::AnomalyRequest request;
+        request.type = params.String("type");
+        request.metric = Choice(params, "metric", {"duration", "interarrival"}, "duration") == 0
+                             ? analysis::AnomalyMetric::kDuration
+                             : analysis::AnomalyMetric::kInterarrival;
+        request.containers = params.Strings("containers", std::vector<std::string>{});
+        return std::make_unique<Anomalies>(name, request);
+      },
+  };
+}
+
+}  // namespace macroscope::pipeline

@@ -1,0 +1,164 @@
+// Helpers of the kernel tests: the suite's kernel-shaped trace (written by
+// the kernel.make_kernel_trace fixture, see kernel_trace_fixture/), its
+// ground truth, and babeltrace2's text output with the fields the thread
+// analyses need, plus an independent computation of running time per thread
+// from that text. Everything else comes from tests/ctf's and tests/support's
+// helpers (BabeltraceEvents, CountsPerName, TempDir, Macroscope...).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../ctf/ctf_test_support.h"
+
+namespace macroscope::kernel::testing {
+
+using namespace ::macroscope::ctf::testing;
+
+// The trace directory (holding `metadata`, channel0_0, channel0_1); its
+// ground truth; both set by tests/kernel/CMakeLists.txt for every test there.
+inline std::string KernelTraceDir() { return KERNEL_TRACE_DIR; }
+inline std::string KernelTraceTruthPath() { return KERNEL_TRACE_TRUTH; }
+
+// ground-truth.json, parsed once. Times are ns from the trace's first event
+// (macroscope's model times); "first_event_clock_ns" is that event's time as
+// babeltrace2 prints it. Keys: events, per_name, per_prefix, per_subsystem,
+// per_process_subsystem, cpus[{cpu, idle_ns}], threads[{tid, pid, ppid, name,
+// names, start, end, exited, running_ns, user_ns, kernel_ns,
+// interrupted_ns, waiting_ns, runnable_ns, syscalls, states[[start, end,
+// state]]}]. The rules behind the figures: scenario_truth.h.
+inline const nlohmann::json& KernelGroundTruth() {
+  static const nlohmann::json truth = [] {
+    std::ifstream in(KernelTraceTruthPath());
+    EXPECT_TRUE(in) << "no " << KernelTraceTruthPath() << " (run the kernel.make_kernel_trace fixture)";
+    return in ? nlohmann::json::parse(in) : nlohmann::json::object();
+  }();
+  return truth;
+}
+
+// The ground truth's entry of thread `tid` (null when it has none).
+inline nlohmann::json TruthThread(int64_t tid) {
+  for (const nlohmann::json& t : KernelGroundTruth().at("threads"))
+    if (t.at("tid").get<int64_t>() == tid) return t;
+  return nullptr;
+}
+
+// One event of `babeltrace2 --clock-seconds --no-delta DIR`, with its fields
+// as printed: `fields["prev_tid"] == "101"`, strings without their quotes,
+// enumerations and compounds as printed. The packet context comes first, so
+// `cpu_id` is the packet's even if the payload has one too.
+struct KernelEvent {
+  std::string name;
+  int64_t ns = 0;  // from the clock's origin
+  int cpu = -1;    // the packet context's cpu_id; -1 without one
+  std::map<std::string, std::string, std::less<>> fields;
+
+  int64_t Int(std::string_view field) const {
+    auto it = fields.find(field);
+    EXPECT_NE(it, fields.end()) << name << " has no field " << field;
+    return it == fields.end() ? 0 : std::stoll(it->second);
+  }
+};
+
+// "{ cpu_id = 0 }, { prev_comm = "a b", prev_state = 1, e = ( "X" : container = 5 ) }"
+// -> name = value pairs (the first of a name wins).
+inline std::map<std::string, std::string, std::less<>> ParseBabeltraceFields(std::string_view text) {
+  std::map<std::string, std::string, std::less<>> fields;
+  size_t i = 0;
+  auto skip_separators = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == '{' || text[i] == '}')) ++i;
+  };
+  while (true) {
+    skip_separators();
+    if (i >= text.size()) break;
+    size_t eq = text.find(" = ", i);
+    if (eq == std::string_view::npos) break;
+    std::string name(text.substr(i, eq - i));
+    i = eq + 3;
+    std::string value;
+    if (i < text.size() && text[i] == '"') {  // a string, with \" escapes
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) ++i;
+        value += text[i];
+      }
+      ++i;
+    } else if (i < text.size() && (text[i] == '(' || text[i] == '{' || text[i] == '[')) {  // kept as printed
+      size_t start = i;
+      int depth = 0;
+      bool in_string = false;
+      for (; i < text.size(); ++i) {
+        char c = text[i];
+        if (in_string) {
+          if (c == '\\') ++i;
+          else if (c == '"') in_string = false;
+        } else if (c == '"') {
+          in_string = true;
+        } else if (c == '(' || c == '{' || c == '[') {
+          ++depth;
+        } else if ((c == ')' || c == '}' || c == ']') && --depth == 0) {
+          ++i;
+          break;
+        }
+      }
+      value = std::string(text.substr(start, i - start));
+    } else {
+      size_t end = text.find_first_of(", }", i);
+      if (end == std::string_view::npos) end = text.size();
+      value = std::string(text.substr(i, end - i));
+      i = end;
+    }
+    fields.emplace(std::move(name), std::move(value));
+  }
+  return fields;
+}
+
+inline std::vector<KernelEvent> KernelBabeltraceEvents(const std::string& dir) {
+  std::vector<KernelEvent> events;
+  for (BabeltraceEvent& b : BabeltraceEvents(dir)) {
+    KernelEvent e;
+    e.name = std::move(b.name);
+    e.ns = b.ns;
+    e.fields = ParseBabeltraceFields(b.fields);
+    auto cpu = e.fields.find("cpu_id");
+    if (cpu != e.fields.end()) e.cpu = std::stoi(cpu->second);
+    events.push_back(std::move(e));
+  }
+  return events;
+}
+
+// Running ns per tid, from sched_switch alone: a thread runs while it is the
+// current thread of some CPU (next_tid of that CPU's latest sched_switch);
+// before a CPU's first sched_switch its thread is unknown (not counted); a
+// thread current at the end runs until the last event's time. tid 0 (idle)
+// is left out. Every tid ever switched in has an entry (0 ns included).
+inline std::map<int64_t, int64_t> RunningNsPerThread(const std::vector<KernelEvent>& events) {
+  std::map<int64_t, int64_t> running;
+  struct Current {
+    int64_t tid = -1, since = 0;  // -1: unknown
+  };
+  std::map<int, Current> cpus;
+  auto close = [&](Current& c, int64_t t) {
+    if (c.tid > 0) running[c.tid] += t - c.since;
+  };
+  for (const KernelEvent& e : events) {
+    if (e.name != "sched_switch") continue;
+    EXPECT_GE(e.cpu, 0) << "sched_switch without a cpu_id";
+    Current& c = cpus[e.cpu];
+    close(c, e.ns);
+    c.tid = e.Int("next_tid");
+    c.since = e.ns;
+    if (c.tid > 0) running.emplace(c.tid, 0);
+  }
+  if (!events.empty())
+    for (auto& [cpu, c] : cpus) close(c, events.back().ns);
+  return running;
+}
+
+}  // namespace macroscope::kernel::testing
