@@ -70,15 +70,22 @@ constexpr const char* kSectionNames[kSectionCount] = {
     "extra fields", "extra list starts", "extra at start", "extra at end"};
 
 // A fast 64-bit hash of bytes, a word at a time (each step is a bijection of
-// the state, so any change of one word changes the result).
-uint64_t Hash64(const uint8_t* p, size_t n) {
+// the state, so any change of one word changes the result). Given the mapped
+// store and where `p` lies in it, the pages leave memory as they are hashed,
+// 8 MiB at a time (the decoder reads them again as it goes).
+uint64_t Hash64(const uint8_t* p, size_t n, const MappedFile* file = nullptr, size_t offset = 0) {
+  constexpr size_t kStep = size_t{8} << 20;  // a multiple of 8: the words are the same
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0x100000001b3ULL;
-    h ^= h >> 29;
+  for (size_t step_end = std::min(n, kStep);; step_end = std::min(n, step_end + kStep)) {
+    for (; i + 8 <= step_end; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      h = (h ^ w) * 0x100000001b3ULL;
+      h ^= h >> 29;
+    }
+    if (file) file->ReleaseRange(offset + step_end - std::min(step_end, kStep), std::min(step_end, kStep));
+    if (step_end == n) break;
   }
   for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
   return h ^ (h >> 32);
@@ -651,10 +658,9 @@ StoreStats Read(const std::string& path, Trace& trace, EntitySink* sink) {
   // Checks one section's bytes in the mapping.
   auto check = [&](uint32_t id) {
     const Entry& e = entries[id];
-    if (Hash64(base + e.offset, e.size) != e.hash && kVerifyChecksums)
+    // Its pages leave memory as they are hashed: the decoder reads them again.
+    if (Hash64(base + e.offset, e.size, &file, e.offset) != e.hash && kVerifyChecksums)
       throw UserError(path + ": checksum mismatch in section '" + kSectionNames[id] + "' (corrupt file)");
-    // Read again as it is decoded: meanwhile it need not stay in memory.
-    file.ReleaseRange(e.offset, e.size);
   };
   // A checked section, to decode as it is decompressed.
   auto open = [&](uint32_t id) {
