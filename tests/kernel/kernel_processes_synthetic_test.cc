@@ -53,6 +53,9 @@ class Kernel {
       mapper.Map(e, ev.time);
     }
     mapper.Finish(events.back().time);
+    // Times here are given as model times; the CTF reader's base is ns
+    // (its event clock sets it), which the table converts from.
+    trace_.SetTimeBase({.num = 1, .den = 1000000000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt});
   }
 
   // The table over the in-memory model's stores, as a sink would hand them.

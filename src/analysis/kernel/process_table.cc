@@ -5,6 +5,8 @@
 #include <set>
 #include <string_view>
 
+#include "analysis/entity_selection.h"
+
 namespace macroscope::analysis::kernel {
 
 namespace {
@@ -24,8 +26,6 @@ std::string_view TextField(const Trace& trace, const Container& c, std::string_v
     if (trace.Str(f.name) == name) return trace.Str(f.value);
   return {};
 }
-
-int64_t Ns(double ticks) { return std::llround(ticks); }
 
 // A process is in the subtree of `root` when it is root or one of its
 // ancestors (by ppid) is; `parent` maps pid to ppid.
@@ -51,7 +51,8 @@ void ProcessTable::Add(const Trace& trace, const EntityRecord& r) {
   if (type != "Thread") return;
   std::string_view value = trace.Str(r.value);
   Sums& s = sums_[r.container];
-  int64_t d = Ns(r.end) - Ns(r.start);
+  const TimeBase& base = trace.time_base();
+  int64_t d = Nanoseconds(base, r.end) - Nanoseconds(base, r.start);
   if (value == "user")
     s.user += d;
   else if (value == "kernel")
@@ -82,8 +83,8 @@ ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> s
       row.names.emplace_back(names.substr(begin, bar - begin));
       begin = bar + 1;
     }
-    row.start = Ns(c.start);
-    row.end = IntegerField(trace, c, "end").value_or(Ns(c.end));
+    row.start = Nanoseconds(trace.time_base(), c.start);
+    row.end = IntegerField(trace, c, "end").value_or(Nanoseconds(trace.time_base(), c.end));
     if (auto it = sums_.find(id); it != sums_.end()) {
       const Sums& s = it->second;
       row.user_ns = s.user;
