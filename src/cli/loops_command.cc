@@ -36,7 +36,7 @@ struct LoopsOptions {
   formats::ReadOptions read;
   bool series_given = false;  // set from the CLI11 option counts
   bool unit_given = false;
-  std::string mode = "af";
+  std::string mode = "auto";
   std::string algorithm = "auto";
   double tolerance = 0.0;
   int max_depth = 8;
@@ -103,7 +103,7 @@ loops::Options Validate(const LoopsOptions& o) {
   ValidateInput(o);
   loops::Options options;
   if (!loops::ParseMode(o.mode, options.mode)) {
-    throw UserError("--mode must be af, av, df or dv, got '" + o.mode + "'");
+    throw UserError("--mode must be auto, af, av, df or dv, got '" + o.mode + "'");
   }
   if (!loops::ParseAlgorithm(o.algorithm, options.algorithm)) {
     throw UserError("--algorithm must be auto, search or bottom-up, got '" + o.algorithm + "'");
@@ -116,9 +116,9 @@ loops::Options Validate(const LoopsOptions& o) {
   if (o.emit != "report" && o.emit != "c" && o.emit != "json") {
     throw UserError("--emit must be report, c or json, got '" + o.emit + "'");
   }
-  if (options.algorithm == loops::Algorithm::kBottomUp &&
-      (options.mode != loops::Mode::kAdjacentFixed || o.order > 0)) {
-    throw UserError("--algorithm bottom-up handles --mode af without --order; use --algorithm search");
+  const bool bottom_up_mode = options.mode == loops::Mode::kAuto || options.mode == loops::Mode::kAdjacentFixed;
+  if (options.algorithm == loops::Algorithm::kBottomUp && (!bottom_up_mode || o.order > 0)) {
+    throw UserError("--algorithm bottom-up handles --mode auto or af without --order; use --algorithm search");
   }
   options.tolerance = o.tolerance;
   options.max_depth = o.max_depth;
@@ -161,8 +161,8 @@ void RunLoops(const LoopsOptions& o) {
   }
   const double read_seconds = Seconds(start);
   const auto model_start = std::chrono::steady_clock::now();
-  const loops::Algorithm used = loops::ResolveAlgorithm(static_cast<int64_t>(trace.size()), options);
-  const loops::Model model = loops::FindModel(trace, options);
+  loops::Choice used;
+  const loops::Model model = loops::FindModel(trace, options, &used);
   const double model_seconds = Seconds(model_start);
 
   if (o.emit == "report") {
@@ -190,7 +190,7 @@ void RunLoops(const LoopsOptions& o) {
   }
   if (o.timings) {
     std::cerr << "timings: read " << read_seconds << " s, model " << model_seconds << " s ("
-              << loops::AlgorithmName(used) << ")\n";
+              << loops::AlgorithmName(used.algorithm) << ", mode " << loops::ModeName(used.mode) << ")\n";
   }
 }
 
@@ -215,12 +215,13 @@ void RegisterLoopsCommand(CLI::App& app) {
                                        "With --from and --series value of a variable: multiply values by this");
   AddReadOptions(*cmd, o->read);
   cmd->add_option("--mode", o->mode,
-                  "Intervals: af adjacent fixed-size, av adjacent variable-size, "
+                  "auto: the smallest exact model over the modes (bounds affine in outer indices "
+                  "included); or force af adjacent fixed-size, av adjacent variable-size, "
                   "df distant fixed-size, dv distant variable-size")
       ->capture_default_str();
   cmd->add_option("--algorithm", o->algorithm,
-                  "auto (search up to 20000 values, bottom-up beyond), search (the seed's "
-                  "top-down search) or bottom-up (near-linear, af only)")
+                  "auto (search and bottom-up up to 20000 values, bottom-up beyond), search (the "
+                  "seed's top-down search) or bottom-up (near-linear; modes auto and af)")
       ->capture_default_str();
   cmd->add_option("--tolerance", o->tolerance,
                   "Share of a phase's values allowed to be exceptions, in [0, 1)")

@@ -13,6 +13,12 @@
 // pass is linear in the number of items, and the number of items shrinks
 // geometrically on nested traces.
 //
+// The count of a loop item is its first coefficient, not part of its
+// shape: blocks whose inner loops run 3, 4, 5... times group like any
+// other coefficient that changes by a constant, which gives loops whose
+// bounds are affine in the outer indices (triangular nests, the seed's av
+// mode) in the same linear pass.
+//
 // A greedy scan can swallow the first block of the next repetition when
 // it happens to continue the progression; when the block after the run
 // starts a run of its own together with the last block of the run, that
@@ -29,31 +35,30 @@ namespace macroscope::loops {
 namespace {
 
 struct Shape {
-  int64_t count = 0;           // 0: a single value
+  bool loop = false;           // false: a single value
   std::vector<uint32_t> body;  // shapes of the loop body, in order
-  int64_t length = 1;          // values covered
-  int64_t coefs = 1;           // coefficients at width 1
+  int64_t coefs = 1;           // coefficients at width 1 (a loop: its count, then (d, c) per body coefficient)
   int depth = 0;
 };
 
+// With `affine_bounds` off (the af mode forced), the count is part of the
+// shape too, so only loops of equal counts group.
 class ShapeTable {
  public:
-  ShapeTable() { shapes_.push_back(Shape{}); }  // id 0: a single value
+  explicit ShapeTable(bool affine_bounds) : affine_bounds_(affine_bounds) {
+    shapes_.push_back(Shape{});  // id 0: a single value
+  }
 
-  uint32_t Loop(int64_t count, std::vector<uint32_t> body) {
-    auto key = std::make_pair(count, body);
+  uint32_t Loop(std::vector<uint32_t> body, int64_t count) {
+    auto key = std::make_pair(affine_bounds_ ? 0 : count, body);
     auto it = index_.find(key);
     if (it != index_.end()) return it->second;
     Shape shape;
-    shape.count = count;
-    shape.length = 0;
-    shape.coefs = 0;
+    shape.loop = true;
     for (uint32_t b : body) {
-      shape.length += shapes_[b].length;
       shape.coefs += 2 * shapes_[b].coefs;
       shape.depth = std::max(shape.depth, shapes_[b].depth + 1);
     }
-    shape.length *= count;
     shape.body = std::move(body);
     const uint32_t id = static_cast<uint32_t>(shapes_.size());
     shapes_.push_back(std::move(shape));
@@ -64,6 +69,7 @@ class ShapeTable {
   const Shape& operator[](uint32_t id) const { return shapes_[id]; }
 
  private:
+  bool affine_bounds_;
   std::vector<Shape> shapes_;
   std::map<std::pair<int64_t, std::vector<uint32_t>>, uint32_t> index_;
 };
@@ -160,7 +166,8 @@ class Pass {
 
   void Group(int64_t i, int64_t q, int64_t k, Items& out) {
     std::vector<uint32_t> body(in_.shape.begin() + i, in_.shape.begin() + i + q);
-    out.shape.push_back(table_.Loop(k, std::move(body)));
+    out.shape.push_back(table_.Loop(std::move(body), k));
+    out.coef.push_back(static_cast<uint64_t>(k));
     const uint64_t* first = &in_.coef[in_.begin[i]];
     const uint64_t* second = &in_.coef[in_.begin[i + q]];
     const int64_t len = in_.begin[i + q] - in_.begin[i];
@@ -178,10 +185,12 @@ class Pass {
 
 // Turns an item of shape `id` (coefficients at `coef`, width `width`) into
 // phases appended to `out`; consecutive single values share one literal.
+// `position` counts the elements before the item while they are known
+// (no earlier sibling varies); only top-level positions are used.
 void Emit(const ShapeTable& table, uint32_t id, const uint64_t* coef, int width, int64_t& position,
           std::vector<Node>& out) {
   const Shape& shape = table[id];
-  if (shape.count == 0) {
+  if (!shape.loop) {
     if (out.empty() || out.back().kind != NodeKind::kLiteral) {
       Node literal;
       literal.kind = NodeKind::kLiteral;
@@ -195,22 +204,30 @@ void Emit(const ShapeTable& table, uint32_t id, const uint64_t* coef, int width,
   Node node;
   node.kind = NodeKind::kLoop;
   node.start = position;
-  node.count = shape.count;
-  node.period = shape.length / shape.count;
+  // The count is affine in the enclosing indices; it is a constant when
+  // only the last context entry (the monomial 1) is used.
+  const bool constant_count = std::all_of(coef, coef + width - 1, [](uint64_t c) { return c == 0; });
+  if (constant_count) {
+    node.count = static_cast<int64_t>(coef[width - 1]);
+  } else {
+    node.count_coefs.assign(coef, coef + width);
+  }
   int64_t inner_position = 0;
-  const uint64_t* at = coef;
+  const uint64_t* at = coef + width;
   for (uint32_t b : shape.body) {
     Emit(table, b, at, 2 * width, inner_position, node.body);
     at += table[b].coefs * 2 * width;
   }
-  position += shape.length;
+  const bool body_varies = std::any_of(node.body.begin(), node.body.end(), [](const Node& n) { return Varies(n); });
+  node.period = body_varies ? kVaryingPeriod : inner_position;
+  position += Varies(node) ? (width == 1 ? NodeLength(node, 1) : 0) : NodeLength(node, width);
   out.push_back(std::move(node));
 }
 
 }  // namespace
 
 std::vector<Node> BottomUpPhases(const uint64_t* data, int64_t n, const Options& options) {
-  ShapeTable table;
+  ShapeTable table(options.mode == Mode::kAuto);
   Items items;
   items.shape.assign(static_cast<size_t>(n), 0);
   items.coef.assign(data, data + n);

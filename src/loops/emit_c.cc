@@ -115,6 +115,19 @@ class Emitter {
     return text.empty() ? "UINT64_C(0)" : text;
   }
 
+  // The loop count: a constant, or affine in the enclosing indices.
+  std::string Count(const Node& node, int width, int depth) const {
+    if (node.count_coefs.empty()) return std::to_string(node.count) + "u";
+    std::vector<std::string> coefs;
+    std::vector<bool> zero;
+    for (int j = 0; j < width; ++j) {
+      const uint64_t v = node.count_coefs[j];
+      coefs.push_back(static_cast<int64_t>(v) < 0 ? "-" + U64(0 - v) : U64(v));
+      zero.push_back(v == 0);
+    }
+    return "(" + Polynomial(coefs, zero, depth) + ")";
+  }
+
   std::string Emission(const std::string& value, int indent) const {
     std::string text;
     if (!guard_.empty()) text += Indent(indent) + guard_ + "\n";
@@ -171,16 +184,18 @@ class Emitter {
                << Indent(indent + 1) << "model_" << id << "(&g);\n" << Indent(indent) << "}\n";
           body << Indent(indent) << "uint64_t gc_" << label << " = 0;\n";
         }
-        body << Indent(indent) << "for (uint64_t " << var << " = 0; " << var << " < " << node.count << "u; ++" << var
-             << ") {\n";
+        body << Indent(indent) << "for (uint64_t " << var << " = 0; " << var << " < " << Count(node, width, depth)
+             << "; ++" << var << ") {\n";
         const bool variable = node.period_step != 0;
         const std::string saved_guard = guard_;
         if (variable) {
           body << Indent(indent + 1) << "const uint64_t lim_" << label << " = " << U64(node.period) << " + "
                << U64(static_cast<uint64_t>(node.period_step)) << " * " << var << ";\n";
           body << Indent(indent + 1) << "uint64_t y_" << label << " = 0;\n";
-          guard_ = "if (y_" + std::to_string(label) + "++ == lim_" + std::to_string(label) + ") goto done_" +
-                   std::to_string(label) + ";";
+          // An enclosing variable interval may end inside this one: both
+          // guards count every emission.
+          guard_ = saved_guard + (saved_guard.empty() ? "" : " ") + "if (y_" + std::to_string(label) + "++ == lim_" +
+                   std::to_string(label) + ") goto done_" + std::to_string(label) + ";";
         }
         for (const Node& child : node.body) Node1(child, 2 * width, depth + 1, indent + 1, body);
         guard_ = saved_guard;

@@ -16,24 +16,31 @@ json Signed(const std::vector<uint64_t>& values) {
 
 json ModelJson(const Model& model, bool top);
 
-json NodeJson(const Node& node, int width) {
+// `placed`: the node's start in its parent is known (no earlier sibling
+// has a length that depends on the enclosing indices).
+json NodeJson(const Node& node, int width, bool placed) {
   json j;
   j["kind"] = node.kind == NodeKind::kLiteral ? "literal" : node.kind == NodeKind::kLoop ? "loop" : "recurrence";
-  j["start"] = node.start;
-  j["length"] = NodeLength(node, width);
+  if (placed) j["start"] = node.start;
+  if (width == 1 || !Varies(node)) j["length"] = NodeLength(node, width);
   switch (node.kind) {
     case NodeKind::kLiteral:
       j["width"] = width;
       j["values"] = Signed(node.values);
       break;
     case NodeKind::kLoop: {
-      j["count"] = node.count;
-      j["period"] = node.period;
+      if (node.count_coefs.empty()) j["count"] = node.count;
+      else j["count"] = Signed(node.count_coefs);
+      if (node.period != kVaryingPeriod) j["period"] = node.period;
       j["period_step"] = node.period_step;
       j["gap"] = node.gap;
       j["gap_step"] = node.gap_step;
       json body = json::array();
-      for (const Node& child : node.body) body.push_back(NodeJson(child, 2 * width));
+      bool child_placed = true;
+      for (const Node& child : node.body) {
+        body.push_back(NodeJson(child, 2 * width, child_placed));
+        child_placed = child_placed && !Varies(child);
+      }
       j["body"] = std::move(body);
       if (node.gaps) j["gaps"] = ModelJson(*node.gaps, false);
       break;
@@ -66,7 +73,7 @@ json ModelJson(const Model& model, bool top) {
   j["length"] = model.length;
   j["model_size"] = ModelSize(model);
   json phases = json::array();
-  for (const Node& node : model.phases) phases.push_back(NodeJson(node, 1));
+  for (const Node& node : model.phases) phases.push_back(NodeJson(node, 1, true));
   j["phases"] = std::move(phases);
   json exceptions = json::array();
   for (const Exception& e : model.exceptions) exceptions.push_back({e.index, static_cast<int64_t>(e.value)});

@@ -10,11 +10,53 @@ int64_t BodyLength(const Node& node) {
   return std::max(node.period, node.period + node.period_step * (node.count - 1));
 }
 
+namespace {
+
+uint64_t Dot(const uint64_t* a, const uint64_t* b, int n) {
+  uint64_t sum = 0;
+  for (int i = 0; i < n; ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+int64_t LoopCount(const Node& node, int width, const uint64_t* context) {
+  if (node.count_coefs.empty()) return node.count;
+  return static_cast<int64_t>(Dot(node.count_coefs.data(), context, width));
+}
+
+// Elements of a node under `context`: only the loops whose length varies
+// are walked.
+int64_t LengthIn(const Node& node, int width, const uint64_t* context) {
+  if (!Varies(node)) return NodeLength(node, width);
+  const int inner = 2 * width;
+  std::vector<uint64_t> sub(static_cast<size_t>(inner));
+  int64_t total = 0;
+  const int64_t count = LoopCount(node, width, context);
+  for (int64_t x = 0; x < count; ++x) {
+    for (int j = 0; j < width; ++j) {
+      sub[j] = context[j] * static_cast<uint64_t>(x);
+      sub[width + j] = context[j];
+    }
+    for (const Node& child : node.body) total += LengthIn(child, inner, sub.data());
+  }
+  return total;
+}
+
+}  // namespace
+
+bool Varies(const Node& node) {
+  return node.kind == NodeKind::kLoop && (!node.count_coefs.empty() || node.period == kVaryingPeriod);
+}
+
 int64_t NodeLength(const Node& node, int width) {
   switch (node.kind) {
     case NodeKind::kLiteral:
       return static_cast<int64_t>(node.values.size()) / width;
     case NodeKind::kLoop: {
+      if (Varies(node)) {
+        assert(width == 1);
+        const uint64_t one = 1;
+        return LengthIn(node, 1, &one);
+      }
       const int64_t k = node.count;
       return k * (node.period + node.gap) +
              (node.period_step + node.gap_step) * (k * (k - 1) / 2);
@@ -33,6 +75,8 @@ int64_t NodeSize(const Node& node) {
       // count and period always; the variable and distant parameters only
       // when used.
       int64_t size = 2;
+      // An affine count is written with one coefficient per context entry.
+      if (!node.count_coefs.empty()) size += static_cast<int64_t>(node.count_coefs.size()) - 1;
       if (node.period_step != 0) size += 1;
       if (node.gap != 0 || node.gap_step != 0) size += 2;
       for (const Node& child : node.body) size += NodeSize(child);
@@ -60,12 +104,6 @@ int NodeDepth(const Node& node) {
 
 namespace {
 
-uint64_t Dot(const uint64_t* a, const uint64_t* b, int n) {
-  uint64_t sum = 0;
-  for (int i = 0; i < n; ++i) sum += a[i] * b[i];
-  return sum;
-}
-
 // Generation state for one Loop with gaps: the gap values are produced
 // up front and consumed in order.
 void GenerateLoop(const Node& node, int width, const uint64_t* context,
@@ -76,6 +114,7 @@ void GenerateLoop(const Node& node, int width, const uint64_t* context,
   const int inner = 2 * width;
   // Fast path: a single one-element literal body is the innermost affine
   // loop, value = X * alpha + beta.
+  const int64_t count = LoopCount(node, width, context);
   const bool affine = node.period == 1 && node.period_step == 0 && node.body.size() == 1 &&
                       node.body[0].kind == NodeKind::kLiteral &&
                       node.body[0].values.size() == static_cast<size_t>(inner) && !node.gaps;
@@ -84,17 +123,18 @@ void GenerateLoop(const Node& node, int width, const uint64_t* context,
     const uint64_t alpha = Dot(v, context, width);
     const uint64_t beta = Dot(v + width, context, width);
     uint64_t value = beta;
-    for (int64_t x = 0; x < node.count; ++x, value += alpha) out.push_back(value);
+    for (int64_t x = 0; x < count; ++x, value += alpha) out.push_back(value);
     return;
   }
   std::vector<uint64_t> sub(inner);
-  for (int64_t x = 0; x < node.count; ++x) {
+  for (int64_t x = 0; x < count; ++x) {
     const uint64_t ux = static_cast<uint64_t>(x);
     for (int j = 0; j < width; ++j) {
       sub[j] = context[j] * ux;
       sub[width + j] = context[j];
     }
-    const int64_t limit = node.period + node.period_step * x;
+    // A varying period: each interval is the whole body, never cut.
+    const int64_t limit = node.period == kVaryingPeriod ? INT64_MAX : node.period + node.period_step * x;
     const size_t before = out.size();
     for (const Node& child : node.body) {
       if (static_cast<int64_t>(out.size() - before) >= limit) break;

@@ -15,6 +15,13 @@
 // 2^d multilinear monomials of the loop indices (bit b of the entry index
 // clear <=> the monomial contains the index of the b-th enclosing loop).
 //
+// Bounds affine in the enclosing indices (triangular nests, found by the
+// bottom-up recogniser): a Loop may give its count as a vector evaluated
+// like a literal element (`count_coefs`), so that the count of an inner
+// loop depends on the outer indices. Such a loop, and every loop whose
+// body holds one, emits its whole body in each interval and has no fixed
+// period (kVaryingPeriod): its elements are produced structurally.
+//
 // All arithmetic is modulo 2^64 (uint64_t): the model regenerates the
 // trace bit for bit even when coefficients would overflow int64_t.
 #pragma once
@@ -26,6 +33,10 @@
 namespace macroscope::loops {
 
 enum class NodeKind { kLiteral, kLoop, kRecurrence };
+
+// The period of a loop whose intervals do not all have the same length
+// because its body holds loops with bounds affine in its index.
+inline constexpr int64_t kVaryingPeriod = -1;
 
 struct Model;
 
@@ -47,6 +58,10 @@ struct Node {
   int64_t gap = 0;
   int64_t gap_step = 0;
   std::vector<Node> body;       // width 2w; covers the longest interval
+  // Non-empty: the count is sum_j count_coefs[j] * context[j] (width w
+  // entries), affine in the enclosing indices; `count` is then unused.
+  // Only below the top level (at width 1 the count is a constant).
+  std::vector<uint64_t> count_coefs;
   std::shared_ptr<Model> gaps;  // the unmodelled gap content, modelled apart
 
   // kRecurrence (top level only): u[i] for i >= order*rec_period is
@@ -69,7 +84,11 @@ struct Model {
   std::vector<Exception> exceptions;  // sorted by index; override the nest
 };
 
-// Number of elements a node covers.
+// True when the number of elements a node covers depends on the
+// enclosing loop indices (count_coefs here or below).
+bool Varies(const Node& node);
+// Number of elements a node covers; for a node that Varies, only at the
+// top level (width 1), where it is counted by walking the loops.
 int64_t NodeLength(const Node& node, int width);
 // Number of elements of the longest interval of a Loop (what its body covers).
 int64_t BodyLength(const Node& node);

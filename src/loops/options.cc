@@ -3,7 +3,8 @@
 namespace macroscope::loops {
 
 bool ParseMode(std::string_view text, Mode& mode) {
-  if (text == "af") mode = Mode::kAdjacentFixed;
+  if (text == "auto") mode = Mode::kAuto;
+  else if (text == "af") mode = Mode::kAdjacentFixed;
   else if (text == "av") mode = Mode::kAdjacentVariable;
   else if (text == "df") mode = Mode::kDistantFixed;
   else if (text == "dv") mode = Mode::kDistantVariable;
@@ -21,6 +22,7 @@ bool ParseAlgorithm(std::string_view text, Algorithm& algorithm) {
 
 std::string_view ModeName(Mode mode) {
   switch (mode) {
+    case Mode::kAuto: return "auto";
     case Mode::kAdjacentFixed: return "af";
     case Mode::kAdjacentVariable: return "av";
     case Mode::kDistantFixed: return "df";

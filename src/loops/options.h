@@ -8,17 +8,21 @@
 namespace macroscope::loops {
 
 // The seed's configurations: adjacent/distant intervals of fixed/variable
-// size.
-enum class Mode { kAdjacentFixed, kAdjacentVariable, kDistantFixed, kDistantVariable };
+// size. kAuto: the smallest exact model over all of them (FindModel).
+enum class Mode { kAuto, kAdjacentFixed, kAdjacentVariable, kDistantFixed, kDistantVariable };
 
 // kAuto: search for short traces (the seed's exhaustive top-down search,
-// quadratic), bottom-up above kAutoSearchLimit values.
+// quadratic), bottom-up above kAutoSearchLimit values; in the automatic
+// mode, both up to the limit and the smaller model wins.
 enum class Algorithm { kAuto, kSearch, kBottomUp };
 
 inline constexpr int64_t kAutoSearchLimit = 20000;
+// In the automatic mode the variable and distant searches (costlier than
+// af) are tried on traces up to this length.
+inline constexpr int64_t kAutoModesLimit = 4000;
 
 struct Options {
-  Mode mode = Mode::kAdjacentFixed;
+  Mode mode = Mode::kAuto;
   Algorithm algorithm = Algorithm::kAuto;
   // Share (0 <= tolerance < 1) of a phase's values that may be exceptions.
   double tolerance = 0.0;

@@ -84,7 +84,16 @@ void Printer::One(const Node& node, int width, int depth, int indent) {
       }
       case NodeKind::kLoop: {
         const std::string var = Var(depth + 1);
-        Line(indent, "for " + var + " = 0.." + std::to_string(node.count - 1));
+        if (node.count_coefs.empty()) {
+          Line(indent, "for " + var + " = 0.." + std::to_string(node.count - 1));
+        } else {
+          // The last index is the count minus one, affine in the outer indices.
+          std::vector<Coefficient> last = ConstantCoefficients(node.count_coefs.data(), width);
+          Coefficient& constant = last[static_cast<size_t>(width) - 1];
+          constant.value -= 1;
+          constant.zero = constant.value == 0;
+          Line(indent, "for " + var + " = 0.." + FactorPolynomial(last, Vars(depth)));
+        }
         if (node.period_step != 0) {
           // Interval `var` holds body positions 0 .. period + period_step*var - 1.
           std::vector<Coefficient> bound(2);
@@ -150,10 +159,16 @@ std::string SummaryLine(const Model& model) {
          " phases, " + std::to_string(model.exceptions.size()) + " exceptions";
 }
 
-std::string Report(const Model& model, const Options& options, Algorithm algorithm_used) {
+std::string Report(const Model& model, const Options& options, const Choice& chosen) {
   std::ostringstream out;
-  out << "sequence of " << model.length << " elements (mode " << ModeName(options.mode) << ", algorithm "
-      << AlgorithmName(algorithm_used) << ", tolerance " << options.tolerance << ")\n";
+  out << "sequence of " << model.length << " elements (mode ";
+  if (options.mode == Mode::kAuto) {
+    // The bottom-up recogniser covers af and affine bounds (av) at once.
+    out << "auto: " << (chosen.mode == Mode::kAuto ? "af/av" : ModeName(chosen.mode)) << " smallest";
+  } else {
+    out << ModeName(options.mode);
+  }
+  out << ", algorithm " << AlgorithmName(chosen.algorithm) << ", tolerance " << options.tolerance << ")\n";
   Printer printer(out);
   for (const Node& node : model.phases) {
     const int64_t length = NodeLength(node, 1);
@@ -166,7 +181,8 @@ std::string Report(const Model& model, const Options& options, Algorithm algorit
         out << "no periodic-linear interpolation, " << length << " points";
         break;
       case NodeKind::kLoop:
-        out << "period = " << node.period;
+        if (node.period == kVaryingPeriod) out << "intervals of varying size (inner bounds depend on X)";
+        else out << "period = " << node.period;
         if (node.period_step != 0) out << (node.period_step > 0 ? " + " : " - ") << std::abs(node.period_step) << "*X";
         out << ", " << node.count << " intervals, " << length << " points, depth " << NodeDepth(node);
         break;
@@ -176,7 +192,8 @@ std::string Report(const Model& model, const Options& options, Algorithm algorit
         break;
     }
     out << ", " << errors << "/" << length << " errs)\n";
-    if (node.kind == NodeKind::kLoop && node.period_step == 0 && node.gap == 0 && node.period <= kShownPeriod &&
+    if (node.kind == NodeKind::kLoop && node.period_step == 0 && node.gap == 0 && node.period > 0 &&
+        node.period <= kShownPeriod &&
         node.count >= 2) {
       // The seed's [A] X + [B] form, from the first two intervals.
       std::vector<uint64_t> values;

@@ -6,12 +6,14 @@
 
 #include <string>
 
+#include "loops/find_model.h"
 #include "loops/model.h"
 #include "loops/options.h"
 
 namespace macroscope::loops {
 
-std::string Report(const Model& model, const Options& options, Algorithm algorithm_used);
+// `chosen`: what gave the model (FindModel's choice).
+std::string Report(const Model& model, const Options& options, const Choice& chosen);
 
 // "model size: M integers for N values (ratio R), P phases, E exceptions"
 std::string SummaryLine(const Model& model);

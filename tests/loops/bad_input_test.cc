@@ -77,7 +77,7 @@ TEST(TraceText, ExtremesAndStdinName) {
 }
 
 TEST(TraceText, StdinDash) {
-  const auto result = RunCommand("printf '3 3 7 13 11 23 15 33 19 43 23 53' | " + testing::Macroscope() + " loops -");
+  const auto result = RunCommand("printf '3 3 7 13 11 23 15 33 19 43 23 53' | " + testing::Macroscope() + " loops - --mode af");
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("(6*t2 + 4)*t1 + 3"), std::string::npos) << result.output;
 }

@@ -64,15 +64,18 @@ TEST(BottomUp, MillionValueAddressTraceIsOnePhase) {
         trace.push_back(0x10000000 + 8 * (i * 4096 + k * 64 + j));
         trace.push_back(0x20000000 + 8 * (k * 200 + j));
       }
-  const Model model = FindModel(trace, Options{});
-  EXPECT_EQ(ResolveAlgorithm(static_cast<int64_t>(trace.size()), Options{}), Algorithm::kBottomUp);
+  Choice chosen;
+  const Model model = FindModel(trace, Options{}, &chosen);
+  EXPECT_EQ(chosen.algorithm, Algorithm::kBottomUp);
   EXPECT_FALSE(FirstDifference(trace, model).has_value());
   ASSERT_EQ(model.phases.size(), 1u);
   EXPECT_EQ(NodeDepth(model.phases[0]), 3);
 }
 
 TEST(EmitJson, ShapeOfTheDocument) {
-  const Model model = FindModel(std::vector<int64_t>{3, 3, 7, 13, 11, 23, 15, 33, 19, 43, 23, 53}, Options{});
+  Options af;
+  af.mode = Mode::kAdjacentFixed;
+  const Model model = FindModel(std::vector<int64_t>{3, 3, 7, 13, 11, 23, 15, 33, 19, 43, 23, 53}, af);
   const std::string json = EmitJson(model);
   for (const char* key : {"\"format\":\"macroscope-loops\"", "\"version\":1", "\"length\":12", "\"model_size\":8",
                           "\"kind\":\"loop\"", "\"period\":2", "\"count\":6", "\"exceptions\":[]"}) {

@@ -156,7 +156,7 @@ TEST_F(FromTrace, GivenUnit) {
 }
 
 TEST_F(FromTrace, SubNanosecondTimesAreRoundedAndSaidSo) {
-  const auto result = Loops("--container host-2/cpu --type Activity --verify");
+  const auto result = Loops("--container host-2/cpu --type Activity --mode af --verify");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_HAS(result.output, "unit: 1 tick = 1 ns (the coarsest unit giving integers; 2 of 2 times rounded");
   EXPECT_HAS(result.output, "largest error 0.3 tick)");
