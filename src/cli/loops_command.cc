@@ -155,14 +155,23 @@ void RunLoops(const LoopsOptions& o) {
     series = ExtractSeries(loaded.trace, o.from, o.request);
     trace = std::move(series->values);
     name = series->name;
-  } else {
+  } else if (o.file == "-") {
+    // Standard input cannot be read twice (--verify): it is held whole.
     MappedFile file(o.file);
     trace = loops::ParseTrace(file.bytes(), name);
   }
+  // A FILE is streamed: read while it is modelled, read again to verify.
+  const bool streamed = series == std::nullopt && o.file != "-";
   const double read_seconds = Seconds(start);
   const auto model_start = std::chrono::steady_clock::now();
   loops::Choice used;
-  const loops::Model model = loops::FindModel(trace, options, &used);
+  loops::Model model;
+  if (streamed) {
+    loops::TraceReader reader(o.file, name);
+    model = loops::FindModel(reader, options, &used);
+  } else {
+    model = loops::FindModel(trace, options, &used);
+  }
   const double model_seconds = Seconds(model_start);
 
   if (o.emit == "report") {
@@ -175,7 +184,13 @@ void RunLoops(const LoopsOptions& o) {
   }
   if (o.verify) {
     const auto verify_start = std::chrono::steady_clock::now();
-    const auto difference = loops::FirstDifference(trace, model);
+    std::optional<loops::Difference> difference;
+    if (streamed) {
+      loops::TraceReader again(o.file, name);
+      difference = loops::FirstDifference(again, model);
+    } else {
+      difference = loops::FirstDifference(trace, model);
+    }
     if (difference) {
       if (difference->length_mismatch) {
         throw UserError(name + ": verify failed: the model regenerates " + std::to_string(difference->got_length) +
@@ -184,11 +199,12 @@ void RunLoops(const LoopsOptions& o) {
       throw UserError(name + ": verify failed at index " + std::to_string(difference->index) + ": expected " +
                       std::to_string(difference->expected) + ", got " + std::to_string(difference->got));
     }
-    std::cerr << "verify: ok, " << trace.size() << " values regenerated exactly";
+    std::cerr << "verify: ok, " << model.length << " values regenerated exactly";
     if (o.timings) std::cerr << " in " << Seconds(verify_start) << " s";
     std::cerr << "\n";
   }
   if (o.timings) {
+    // A streamed FILE is read while it is modelled: "model" includes reading.
     std::cerr << "timings: read " << read_seconds << " s, model " << model_seconds << " s ("
               << loops::AlgorithmName(used.algorithm) << ", mode " << loops::ModeName(used.mode) << ")\n";
   }

@@ -28,6 +28,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <span>
 #include <utility>
 
 namespace macroscope::loops {
@@ -86,8 +88,18 @@ class Pass {
   Pass(const Items& in, ShapeTable& table, int max_depth)
       : in_(in), table_(table), max_depth_(max_depth) {}
 
-  // Returns true when at least one loop was formed.
-  bool Run(Items& out) {
+  struct Result {
+    bool changed = false;   // at least one loop was formed
+    int64_t consumed = 0;   // items of `in` turned into `out`
+  };
+
+  // Scans the items into `out` (cleared first). Not `final`: more items
+  // will follow the input, so the scan stops, before the end, at the
+  // first item whose decision could depend on items not yet there (a run
+  // reaching the end, too little lookahead); the caller feeds the rest
+  // again with what follows. The decisions taken are those of a scan of
+  // the whole input.
+  Result Run(Items& out, bool final) {
     const int64_t n = in_.size();
     out.shape.clear();
     out.coef.clear();
@@ -95,15 +107,21 @@ class Pass {
     out.shape.reserve(static_cast<size_t>(n / 2 + 1));
     out.begin.reserve(static_cast<size_t>(n / 2 + 2));
     out.coef.reserve(in_.coef.size() / 2 + 1);
-    bool changed = false;
+    Result result;
     int64_t i = 0;
     while (i < n) {
+      if (!final && i + 3 * kMaxBlockItems > n) break;
       int64_t best_q = 0, best_k = 0;
+      bool reached_end = false;
       for (int64_t q = 1; q <= kMaxBlockItems && i + 3 * q <= n; ++q) {
         if (!Starts(i, q)) continue;
         int64_t k = 3;
-        while (i + (k + 1) * q <= n && SameShapes(i, i + k * q, q) &&
-               Linked(i + (k - 2) * q, q)) {
+        while (true) {
+          if (i + (k + 1) * q > n) {
+            reached_end = true;
+            break;
+          }
+          if (!SameShapes(i, i + k * q, q) || !Linked(i + (k - 2) * q, q)) break;
           ++k;
         }
         // The shortest repeated block wins: inner loops are formed
@@ -119,12 +137,14 @@ class Pass {
         continue;
       }
       const int64_t last = i + (best_k - 1) * best_q;
+      if (!final && (reached_end || last + 3 * best_q > n)) break;
       if (best_k >= 4 && last + 3 * best_q <= n && Starts(last, best_q)) --best_k;
       Group(i, best_q, best_k, out);
       i += best_k * best_q;
-      changed = true;
+      result.changed = true;
     }
-    return changed;
+    result.consumed = i;
+    return result;
   }
 
  private:
@@ -226,25 +246,87 @@ void Emit(const ShapeTable& table, uint32_t id, const uint64_t* coef, int width,
 
 }  // namespace
 
-std::vector<Node> BottomUpPhases(const uint64_t* data, int64_t n, const Options& options) {
-  ShapeTable table(options.mode == Mode::kAuto);
-  Items items;
-  items.shape.assign(static_cast<size_t>(n), 0);
-  items.coef.assign(data, data + n);
-  items.begin.resize(static_cast<size_t>(n) + 1);
-  for (int64_t i = 0; i <= n; ++i) items.begin[i] = i;
+// Pass 1 (runs of single values) is taken over the input in chunks, so a
+// streamed trace is held as its pass-1 items (a few per innermost run)
+// plus one chunk; later passes work on the items in memory.
+struct BottomUpBuilder::State {
+  State(const Options& options, int64_t chunk_values)
+      : table(options.mode == Mode::kAuto), max_depth(options.max_depth), chunk(chunk_values), next_scan(chunk) {}
+
+  // Runs pass 1 over the pending values, keeping those it cannot decide yet.
+  void Scan(bool final) {
+    Pass pass(pending, table, max_depth);
+    Items part;
+    const Pass::Result result = pass.Run(part, final);
+    changed = changed || result.changed;
+    const int64_t base = static_cast<int64_t>(items.coef.size());
+    items.shape.insert(items.shape.end(), part.shape.begin(), part.shape.end());
+    items.coef.insert(items.coef.end(), part.coef.begin(), part.coef.end());
+    for (size_t j = 1; j < part.begin.size(); ++j) items.begin.push_back(base + part.begin[j]);
+    // The values left wait for more (single values: begin is the identity).
+    const int64_t left = pending.size() - result.consumed;
+    pending.coef.erase(pending.coef.begin(), pending.coef.begin() + result.consumed);
+    pending.shape.resize(static_cast<size_t>(left));
+    pending.begin.resize(static_cast<size_t>(left) + 1);
+    // A run longer than a chunk is kept whole: scan again once it doubled.
+    next_scan = std::max<int64_t>(chunk, 2 * left);
+  }
+
+  ShapeTable table;
+  int max_depth;
+  int64_t chunk;
+  Items pending;  // single values not scanned yet
+  Items items;    // pass-1 items so far
+  bool changed = false;
+  int64_t next_scan;
+};
+
+BottomUpBuilder::BottomUpBuilder(const Options& options, int64_t chunk_values)
+    : state_(std::make_unique<State>(options, std::max<int64_t>(chunk_values, 4 * kMaxBlockItems))) {
+  state_->items.begin.assign(1, 0);
+  state_->pending.begin.assign(1, 0);
+}
+
+BottomUpBuilder::~BottomUpBuilder() = default;
+
+void BottomUpBuilder::Add(std::span<const uint64_t> values) {
+  State& s = *state_;
+  while (!values.empty()) {
+    // Single values: shape 0, coefficient offsets the identity.
+    const size_t take = std::min(values.size(), static_cast<size_t>(std::max<int64_t>(s.next_scan - s.pending.size(), 1)));
+    const int64_t before = s.pending.size();
+    s.pending.coef.insert(s.pending.coef.end(), values.begin(), values.begin() + static_cast<std::ptrdiff_t>(take));
+    s.pending.shape.resize(s.pending.shape.size() + take, 0);
+    s.pending.begin.resize(s.pending.begin.size() + take);
+    for (size_t j = 1; j <= take; ++j) s.pending.begin[before + j] = before + static_cast<int64_t>(j);
+    values = values.subspan(take);
+    if (s.pending.size() >= s.next_scan) s.Scan(false);
+  }
+}
+
+std::vector<Node> BottomUpBuilder::Finish() {
+  State& s = *state_;
+  s.Scan(true);
+  Items items = std::move(s.items);
   Items next;
-  while (true) {
-    Pass pass(items, table, options.max_depth);
-    if (!pass.Run(next)) break;
-    std::swap(items, next);
+  bool changed = s.changed;
+  while (changed) {
+    Pass pass(items, s.table, s.max_depth);
+    changed = pass.Run(next, true).changed;
+    if (changed) std::swap(items, next);
   }
   std::vector<Node> phases;
   int64_t position = 0;
   for (int64_t i = 0; i < items.size(); ++i) {
-    Emit(table, items.shape[i], &items.coef[items.begin[i]], 1, position, phases);
+    Emit(s.table, items.shape[i], &items.coef[items.begin[i]], 1, position, phases);
   }
   return phases;
+}
+
+std::vector<Node> BottomUpPhases(const uint64_t* data, int64_t n, const Options& options) {
+  BottomUpBuilder builder(options);
+  builder.Add(std::span<const uint64_t>(data, static_cast<size_t>(n)));
+  return builder.Finish();
 }
 
 }  // namespace macroscope::loops

@@ -82,4 +82,30 @@ Model FindModel(std::span<const int64_t> trace, const Options& options, Choice* 
   return model;
 }
 
+Model FindModel(TraceReader& reader, const Options& options, Choice* chosen) {
+  std::vector<int64_t> head;
+  reader.Read(head, static_cast<size_t>(kAutoSearchLimit) + 1);
+  const bool bottom_up_only = options.tolerance == 0.0 && options.recurrence_order == 0 &&
+                              (options.mode == Mode::kAuto || options.mode == Mode::kAdjacentFixed) &&
+                              options.algorithm != Algorithm::kSearch;
+  if (static_cast<int64_t>(head.size()) <= kAutoSearchLimit || !bottom_up_only) {
+    while (reader.Read(head, size_t{1} << 20) > 0) {
+    }
+    return FindModel(head, options, chosen);
+  }
+  BottomUpBuilder builder(options);
+  int64_t length = 0;
+  std::vector<int64_t> chunk = std::move(head);
+  do {
+    length += static_cast<int64_t>(chunk.size());
+    builder.Add(std::span<const uint64_t>(reinterpret_cast<const uint64_t*>(chunk.data()), chunk.size()));
+    chunk.clear();
+  } while (reader.Read(chunk, size_t{1} << 20) > 0);
+  Model model;
+  model.length = length;
+  model.phases = builder.Finish();
+  if (chosen) *chosen = {options.mode, Algorithm::kBottomUp};
+  return model;
+}
+
 }  // namespace macroscope::loops

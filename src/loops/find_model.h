@@ -6,6 +6,7 @@
 
 #include "loops/model.h"
 #include "loops/options.h"
+#include "loops/trace_text.h"
 
 namespace macroscope::loops {
 
@@ -26,5 +27,12 @@ struct Choice {
 // other than af, or recurrences, always search. Never throws on any input
 // values. `chosen`, when given, receives what gave the model.
 Model FindModel(std::span<const int64_t> trace, const Options& options, Choice* chosen = nullptr);
+
+// The same, reading the trace from `reader`. A trace longer than
+// kAutoSearchLimit that only the bottom-up recogniser models (modes auto
+// and af, no tolerance, no recurrences) is streamed: memory holds the
+// recogniser's first-pass items, not the values. Otherwise the values are
+// read whole and modelled as above.
+Model FindModel(TraceReader& reader, const Options& options, Choice* chosen = nullptr);
 
 }  // namespace macroscope::loops

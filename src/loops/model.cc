@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
 
 namespace macroscope::loops {
 
@@ -104,17 +105,36 @@ int NodeDepth(const Node& node) {
 
 namespace {
 
-// Generation state for one Loop with gaps: the gap values are produced
-// up front and consumed in order.
-void GenerateLoop(const Node& node, int width, const uint64_t* context,
-                  std::vector<uint64_t>& out) {
+// Where generated values go: appended to `out`, which `flush` (when set)
+// hands over and empties every kFlushValues values, so a streamed
+// regeneration holds one chunk.
+struct Sink {
+  static constexpr size_t kFlushValues = size_t{1} << 16;
+  std::vector<uint64_t>& out;
+  const std::function<void(std::vector<uint64_t>&)>* flush = nullptr;
+
+  void Put(uint64_t v) {
+    out.push_back(v);
+    if (flush && out.size() >= kFlushValues) {
+      (*flush)(out);
+      out.clear();
+    }
+  }
+};
+
+int64_t Emit(const Node& node, int width, const uint64_t* context, int64_t budget, Sink& sink);
+
+// Emits at most `budget` values of the loop (a variable-size interval
+// stops inside its body); returns how many. The gap values are produced up
+// front and consumed in order.
+int64_t EmitLoop(const Node& node, int width, const uint64_t* context, int64_t budget, Sink& sink) {
   std::vector<uint64_t> gap_values;
   if (node.gaps) gap_values = Generate(*node.gaps);
   size_t gap_cursor = 0;
   const int inner = 2 * width;
+  const int64_t count = LoopCount(node, width, context);
   // Fast path: a single one-element literal body is the innermost affine
   // loop, value = X * alpha + beta.
-  const int64_t count = LoopCount(node, width, context);
   const bool affine = node.period == 1 && node.period_step == 0 && node.body.size() == 1 &&
                       node.body[0].kind == NodeKind::kLiteral &&
                       node.body[0].values.size() == static_cast<size_t>(inner) && !node.gaps;
@@ -123,78 +143,111 @@ void GenerateLoop(const Node& node, int width, const uint64_t* context,
     const uint64_t alpha = Dot(v, context, width);
     const uint64_t beta = Dot(v + width, context, width);
     uint64_t value = beta;
-    for (int64_t x = 0; x < count; ++x, value += alpha) out.push_back(value);
-    return;
+    const int64_t n = std::max<int64_t>(std::min(count, budget), 0);
+    for (int64_t x = 0; x < n; ++x, value += alpha) sink.Put(value);
+    return n;
   }
   std::vector<uint64_t> sub(inner);
-  for (int64_t x = 0; x < count; ++x) {
+  int64_t emitted = 0;
+  for (int64_t x = 0; x < count && emitted < budget; ++x) {
     const uint64_t ux = static_cast<uint64_t>(x);
     for (int j = 0; j < width; ++j) {
       sub[j] = context[j] * ux;
       sub[width + j] = context[j];
     }
     // A varying period: each interval is the whole body, never cut.
-    const int64_t limit = node.period == kVaryingPeriod ? INT64_MAX : node.period + node.period_step * x;
-    const size_t before = out.size();
+    const int64_t period = node.period == kVaryingPeriod ? INT64_MAX : node.period + node.period_step * x;
+    const int64_t limit = std::min(period, budget - emitted);
+    int64_t in_interval = 0;
     for (const Node& child : node.body) {
-      if (static_cast<int64_t>(out.size() - before) >= limit) break;
-      GenerateNode(child, inner, sub.data(), out);
+      if (in_interval >= limit) break;
+      in_interval += Emit(child, inner, sub.data(), limit - in_interval, sink);
     }
-    // A variable-size interval may stop inside a child: drop the surplus.
-    if (static_cast<int64_t>(out.size() - before) > limit) out.resize(before + limit);
+    emitted += in_interval;
     const int64_t gap = node.gap + node.gap_step * x;
-    for (int64_t g = 0; g < gap; ++g) {
-      out.push_back(gap_cursor < gap_values.size() ? gap_values[gap_cursor] : 0);
+    for (int64_t g = 0; g < gap && emitted < budget; ++g, ++emitted) {
+      sink.Put(gap_cursor < gap_values.size() ? gap_values[gap_cursor] : 0);
       ++gap_cursor;
     }
   }
+  return emitted;
 }
 
-void GenerateRecurrence(const Node& node, std::vector<uint64_t>& out) {
-  const size_t base = out.size();
+int64_t EmitRecurrence(const Node& node, int64_t budget, Sink& sink) {
+  // The node's own values, kept apart from the sink, which may flush.
   const int64_t p = node.rec_period;
   const int64_t k = node.order;
-  for (int64_t i = 0; i < node.length; ++i) {
+  const int64_t n = std::max<int64_t>(std::min(node.length, budget), 0);
+  std::vector<uint64_t> u;
+  u.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t value;
     if (i < k * p) {
-      out.push_back(node.values[i]);
-      continue;
+      value = node.values[i];
+    } else {
+      const uint64_t* row = &node.coefficients[(i % p) * (k + 1)];
+      value = row[k];
+      for (int64_t j = 1; j <= k; ++j) value += row[j - 1] * u[i - j * p];
     }
-    const uint64_t* row = &node.coefficients[(i % p) * (k + 1)];
-    uint64_t value = row[k];
-    for (int64_t j = 1; j <= k; ++j) value += row[j - 1] * out[base + i - j * p];
-    out.push_back(value);
+    u.push_back(value);
+    sink.Put(value);
   }
+  return n;
+}
+
+int64_t Emit(const Node& node, int width, const uint64_t* context, int64_t budget, Sink& sink) {
+  switch (node.kind) {
+    case NodeKind::kLiteral: {
+      const int64_t n = std::max<int64_t>(std::min(static_cast<int64_t>(node.values.size() / width), budget), 0);
+      for (int64_t i = 0; i < n; ++i) sink.Put(Dot(&node.values[i * width], context, width));
+      return n;
+    }
+    case NodeKind::kLoop:
+      return EmitLoop(node, width, context, budget, sink);
+    case NodeKind::kRecurrence:
+      assert(width == 1);
+      return EmitRecurrence(node, budget, sink);
+  }
+  return 0;
 }
 
 }  // namespace
 
-void GenerateNode(const Node& node, int width, const uint64_t* context,
-                  std::vector<uint64_t>& out) {
-  switch (node.kind) {
-    case NodeKind::kLiteral: {
-      const size_t n = node.values.size() / width;
-      for (size_t i = 0; i < n; ++i) out.push_back(Dot(&node.values[i * width], context, width));
-      return;
-    }
-    case NodeKind::kLoop:
-      GenerateLoop(node, width, context, out);
-      return;
-    case NodeKind::kRecurrence:
-      assert(width == 1);
-      GenerateRecurrence(node, out);
-      return;
-  }
+void GenerateNode(const Node& node, int width, const uint64_t* context, std::vector<uint64_t>& out) {
+  Sink sink{out};
+  Emit(node, width, context, INT64_MAX, sink);
 }
 
 std::vector<uint64_t> Generate(const Model& model) {
   std::vector<uint64_t> out;
   out.reserve(static_cast<size_t>(std::max<int64_t>(model.length, 0)));
   const uint64_t one = 1;
-  for (const Node& node : model.phases) GenerateNode(node, 1, &one, out);
+  Sink sink{out};
+  for (const Node& node : model.phases) Emit(node, 1, &one, INT64_MAX, sink);
   for (const Exception& e : model.exceptions) {
     if (e.index >= 0 && static_cast<size_t>(e.index) < out.size()) out[e.index] = e.value;
   }
   return out;
+}
+
+void GenerateInChunks(const Model& model, const std::function<void(std::span<const uint64_t>, int64_t)>& consume) {
+  std::vector<uint64_t> out;
+  int64_t first = 0;  // index of out[0] in the trace
+  size_t next_exception = 0;
+  const std::function<void(std::vector<uint64_t>&)> flush = [&](std::vector<uint64_t>& values) {
+    const int64_t end = first + static_cast<int64_t>(values.size());
+    for (; next_exception < model.exceptions.size() && model.exceptions[next_exception].index < end;
+         ++next_exception) {
+      const Exception& e = model.exceptions[next_exception];
+      if (e.index >= first) values[e.index - first] = e.value;
+    }
+    consume(values, first);
+    first = end;
+  };
+  Sink sink{out, &flush};
+  const uint64_t one = 1;
+  for (const Node& node : model.phases) Emit(node, 1, &one, INT64_MAX, sink);
+  if (!out.empty()) flush(out);
 }
 
 namespace {

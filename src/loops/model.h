@@ -27,7 +27,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace macroscope::loops {
@@ -101,6 +103,10 @@ int NodeDepth(const Node& node);
 
 // Regenerates the trace (exceptions applied).
 std::vector<uint64_t> Generate(const Model& model);
+// The same in consecutive chunks (exceptions applied), each handed over
+// with the index of its first value: memory holds one chunk, whatever the
+// length of the trace.
+void GenerateInChunks(const Model& model, const std::function<void(std::span<const uint64_t>, int64_t)>& consume);
 // Appends the elements of one node, evaluated under `context` (size width).
 void GenerateNode(const Node& node, int width, const uint64_t* context,
                   std::vector<uint64_t>& out);

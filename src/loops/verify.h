@@ -6,6 +6,7 @@
 #include <span>
 
 #include "loops/model.h"
+#include "loops/trace_text.h"
 
 namespace macroscope::loops {
 
@@ -21,5 +22,8 @@ struct Difference {
 
 // The first index where the regenerated model differs from `trace`, if any.
 std::optional<Difference> FirstDifference(std::span<const int64_t> trace, const Model& model);
+// The same against a trace read from its file again, chunk by chunk: a
+// trace of any length is checked in the memory of two chunks.
+std::optional<Difference> FirstDifference(TraceReader& trace, const Model& model);
 
 }  // namespace macroscope::loops
