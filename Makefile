@@ -10,7 +10,8 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libsqlite3-dev libzstd-dev libcpp-httplib-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
   libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time \
-  libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf
+  libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \
+  libelf-dev valgrind
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
@@ -60,7 +61,7 @@ test: build fuzz-check web
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 600
 FUZZERS      := paje_reader_fuzzer chrome_reader_fuzzer store_reader_fuzzer otf2_reader_fuzzer \
-  ctf_reader_fuzzer
+  ctf_reader_fuzzer lackey_reader_fuzzer loops_reader_fuzzer
 .PHONY: fuzz-build fuzz-check
 fuzz-build: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

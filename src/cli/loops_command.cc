@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/loops_from_lackey.h"
 #include "cli/loops_from_trace.h"
 #include "cli/trace_loading.h"
 #include "loops/emit_c.h"
@@ -34,6 +35,8 @@ struct LoopsOptions {
   std::string from;
   SeriesRequest request;
   formats::ReadOptions read;
+  // --from-lackey: the data addresses of a valgrind lackey trace.
+  LackeyRequest lackey;
   bool series_given = false;  // set from the CLI11 option counts
   bool unit_given = false;
   std::string mode = "auto";
@@ -51,8 +54,20 @@ constexpr int kMaxOrder = 8;
 
 void ValidateInput(const LoopsOptions& o) {
   const SeriesRequest& r = o.request;
+  const LackeyRequest& l = o.lackey;
+  if (!l.file.empty() && (!o.file.empty() || !o.from.empty())) {
+    throw UserError("give one of FILE, --from TRACE or --from-lackey FILE");
+  }
+  const char* only_with_lackey = !l.function.empty() ? "--function"
+                                 : !l.binary.empty() ? "--binary"
+                                 : !l.range.empty()  ? "--range"
+                                 : l.access_given    ? "--access"
+                                                     : nullptr;
+  if (l.file.empty() && only_with_lackey) throw UserError(std::string(only_with_lackey) + " needs --from-lackey FILE");
   if (o.from.empty()) {
-    if (o.file.empty()) throw UserError("give a FILE of integers, or --from TRACE --container C --type T");
+    if (o.file.empty() && l.file.empty()) {
+      throw UserError("give a FILE of integers, --from TRACE --container C --type T, or --from-lackey FILE");
+    }
     const char* only_with_from = !r.container.empty() ? "--container"
                                  : !r.type.empty()    ? "--type"
                                  : o.series_given     ? "--series"
@@ -149,7 +164,13 @@ void RunLoops(const LoopsOptions& o) {
   std::vector<int64_t> trace;
   std::string name = o.file == "-" ? "<stdin>" : o.file;
   std::optional<TraceSeries> series;
-  if (!o.from.empty()) {
+  std::optional<LackeySeries> lackey;
+  if (!o.lackey.file.empty()) {
+    lackey = ReadLackeySeries(o.lackey);
+    series = std::move(lackey->series);
+    trace = std::move(series->values);
+    name = series->name;
+  } else if (!o.from.empty()) {
     LoadedTrace loaded;
     LoadTrace({o.from}, o.read, loaded);
     series = ExtractSeries(loaded.trace, o.from, o.request);
@@ -176,6 +197,7 @@ void RunLoops(const LoopsOptions& o) {
 
   if (o.emit == "report") {
     std::string text = loops::Report(model, options, used);
+    if (lackey) text += LackeyNests(model, trace, *lackey);
     Write(o, series ? WithSeries(o.emit, *series, std::move(text)) : text);
   } else {
     std::string text = o.emit == "c" ? loops::EmitC(model) : loops::EmitJson(model);
@@ -230,6 +252,18 @@ void RegisterLoopsCommand(CLI::App& app) {
   CLI::Option* scale = cmd->add_option("--scale", o->request.scale,
                                        "With --from and --series value of a variable: multiply values by this");
   AddReadOptions(*cmd, o->read);
+  cmd->add_option("--from-lackey", o->lackey.file,
+                  "Model the data addresses of this valgrind lackey trace (--tool=lackey --trace-mem=yes) "
+                  "instead of FILE");
+  cmd->add_option("--function", o->lackey.function,
+                  "With --from-lackey: keep the accesses of this function's instructions (needs the program)");
+  cmd->add_option("--binary", o->lackey.binary,
+                  "With --from-lackey: the traced program (default: the one of the trace's Command: line)");
+  cmd->add_option("--range", o->lackey.range,
+                  "With --from-lackey: keep the data addresses in [A, B), given as A-B in hexadecimal");
+  CLI::Option* access =
+      cmd->add_option("--access", o->lackey.access, "With --from-lackey: keep all accesses, loads or stores")
+          ->capture_default_str();
   cmd->add_option("--mode", o->mode,
                   "auto: the smallest exact model over the modes (bounds affine in outer indices "
                   "included); or force af adjacent fixed-size, av adjacent variable-size, "
@@ -252,8 +286,9 @@ void RegisterLoopsCommand(CLI::App& app) {
   cmd->add_flag("--verify", o->verify,
                 "Regenerate the trace from the model and compare; exit 1 at the first difference");
   cmd->add_flag("--timings", o->timings, "Print read and modelling times on stderr");
-  cmd->callback([o, series, unit, scale] {
+  cmd->callback([o, series, unit, scale, access] {
     o->series_given = series->count() > 0;
+    o->lackey.access_given = access->count() > 0;
     o->unit_given = unit->count() > 0;
     o->request.scale_given = scale->count() > 0;
     RunLoops(*o);
