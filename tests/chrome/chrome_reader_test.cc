@@ -98,7 +98,7 @@ TEST_P(ChromeCounts, AgreeWithTheWriter) {
   EXPECT_EQ(r.flows, ph("f") - r.unmatched_flow_ends);
   // M -> names (or counted as ignored).
   EXPECT_EQ(r.names + r.ignored_metadata, ph("M"));
-  EXPECT_TRUE(r.unknown_phases.empty());
+  EXPECT_EQ(r.skipped, 0u);
   EXPECT_EQ(r.truncated_slices, 0u);
 }
 
@@ -273,22 +273,24 @@ TEST(ChromeCases, BothTopLevelFormsGiveTheSameTrace) {
 }
 
 TEST(ChromeCases, AsyncObjectsAndUnknownPhasesAreCounted) {
-  Trace t;
-  ReadReport r = Read(R"([
+  const std::string text = R"([
 {"ph":"b","pid":1,"tid":1,"ts":1,"name":"req","id":"5","cat":"net"},
 {"ph":"e","pid":1,"tid":1,"ts":2,"name":"req","id":"5","cat":"net"},
 {"ph":"N","pid":1,"tid":1,"ts":1,"name":"obj","id":"0x9"},
 {"ph":"P","pid":1,"tid":1,"ts":1,"name":"sample"},
 {"ph":"M","pid":1,"tid":1,"name":"num_cpus","args":{"number":4}}
-])", t);
+])";
+  Trace t;
+  ReadReport r = Read(text, t);
   EXPECT_EQ(r.async_events, 2u);
   EXPECT_EQ(r.object_events, 1u);
-  EXPECT_EQ(r.unknown_phases["P"], 1u);
+  EXPECT_EQ(r.Skipped("of unknown phase \"P\""), 1u);
   EXPECT_EQ(r.ignored_metadata, 1u);
   EXPECT_EQ(StoreOf(t, "Process 1", "Async")->size(), 2u);
   auto w = r.Warnings();
   ASSERT_EQ(w.size(), 2u);
-  EXPECT_NE(w[1].find("unsupported phases ignored (P 1)"), std::string::npos) << w[1];
+  EXPECT_EQ(w[0], "1 event skipped: 1 of unknown phase \"P\" (byte " + std::to_string(text.find(R"({"ph":"P")")) + ")");
+  EXPECT_NE(w[1].find("metadata event(s) other than names"), std::string::npos) << w[1];
 }
 
 TEST(ChromeCases, SniffsBothForms) {

@@ -16,6 +16,7 @@ namespace macroscope::chrome::testing {
 using macroscope::testing::CommandResult;
 using macroscope::testing::Macroscope;
 using macroscope::testing::ReadText;
+using macroscope::testing::RunCommand;
 using macroscope::testing::WriteText;
 
 inline std::string Scratch(const std::string& name) {

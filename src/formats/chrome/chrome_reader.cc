@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <deque>
-#include <exception>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -38,60 +37,11 @@ std::pair<uint64_t, uint64_t> LineColumn(std::string_view text, size_t offset) {
   return {line, offset - line_start + 1};
 }
 
-// JSON nested deeper than this is refused: nlohmann's dump() and copies
-// recurse once per level, and the stack holds a few thousand at most.
-constexpr int kMaxDepth = 1000;
-
-// Skips the string that opens at text[i] (a '"'); i ends on its closing quote.
-void SkipString(std::string_view text, size_t& i) {
-  for (++i; i < text.size() && text[i] != '"'; ++i)
-    if (text[i] == '\\') ++i;
-}
-
-// Byte offset of the bracket that nests deeper than kMaxDepth, or
-// text.size(). A plain scan: cheap beside the parse.
-size_t TooDeep(std::string_view text) {
-  int depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      SkipString(text, i);
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return i;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return text.size();
-}
-
-// Byte offset of the first number (outside strings) too large for a double,
-// the one nlohmann's parser stopped on without saying where; text.size()
-// when none.
-size_t OverflowingNumber(std::string_view text) {
-  auto in_number = [](char c) {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '"') {
-      SkipString(text, i);
-      continue;
-    }
-    if (text[i] != '-' && !(text[i] >= '0' && text[i] <= '9')) continue;
-    size_t end = i;
-    while (end < text.size() && in_number(text[end])) ++end;
-    const std::string token(text.substr(i, end - i));
-    if (std::isinf(std::strtod(token.c_str(), nullptr))) return i;
-    i = end - 1;
-  }
-  return text.size();
-}
-
-// At most `limit` characters of a JSON value, for a message.
-std::string Excerpt(const nlohmann::json& v, size_t limit = 60) {
-  std::string text = v.dump();
-  if (text.size() > limit) text = text.substr(0, limit) + "...";
-  return text;
+// At most `limit` bytes of `text` (cut at a character boundary), for a message.
+std::string Excerpt(std::string text, size_t limit = 24) {
+  if (text.size() <= limit) return text;
+  while (limit > 0 && (static_cast<unsigned char>(text[limit]) & 0xC0) == 0x80) --limit;
+  return text.substr(0, limit) + "...";
 }
 
 // An optional boolean flag of an event: a field of another type is no flag.
@@ -100,65 +50,104 @@ bool Flag(const nlohmann::json& e, const char* field) {
   return it != e.end() && it->is_boolean() && it->get<bool>();
 }
 
-// Byte offset of element `index` of the event array (the top-level array or
-// the top-level "traceEvents" value); only for messages, so a plain scan of
-// text already known to be valid JSON. text.size() when not found.
-size_t EventOffset(std::string_view text, size_t index) {
-  int depth = 0, array_depth = -1;
-  bool top_is_object = false, seen_top = false, expect_element = false;
-  size_t count = 0;
-  std::string_view last_string;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
-    if (expect_element && c != ']') {
-      if (count == index) return i;
-      ++count;
-      expect_element = false;
-    }
+// Skips the string that opens at text[i] (a '"'); i ends on its closing quote.
+void SkipString(std::string_view text, size_t& i) {
+  for (++i; i < text.size() && text[i] != '"'; ++i)
+    if (text[i] == '\\') ++i;
+}
+
+// Byte offset of the element of the event array after the one that starts
+// at `offset` (text.size() after the last one); only for messages, on text
+// the parser has already taken as JSON.
+size_t NextElement(std::string_view text, size_t offset) {
+  int64_t depth = 0;
+  for (size_t i = offset; i < text.size(); ++i) {
+    const char c = text[i];
     if (c == '"') {
-      size_t start = i + 1;
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-      last_string = text.substr(start, std::min(i, text.size()) - start);
-      continue;
-    }
-    switch (c) {
-      case '[':
-        ++depth;
-        if (array_depth < 0 && ((!seen_top && depth == 1) || (top_is_object && depth == 2 && last_string == "traceEvents"))) {
-          array_depth = depth;
-          expect_element = true;
-        }
-        seen_top = true;
-        break;
-      case '{':
-        ++depth;
-        if (!seen_top) top_is_object = true;
-        seen_top = true;
-        break;
-      case ']':
-      case '}':
-        if (depth == array_depth) return text.size();
-        --depth;
-        break;
-      case ',':
-        if (depth == array_depth) expect_element = true;
-        break;
-      default:
-        break;
+      SkipString(text, i);
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      if (--depth < 0) return text.size();
+    } else if (c == ',' && depth == 0) {
+      return text.find_first_not_of(" \t\r\n", i + 1);
     }
   }
   return text.size();
 }
 
-// A JSON value used as an identifier (pid, tid, id): strings as they are,
-// numbers in their JSON spelling.
+// A number as written: a JSON number, or a string holding one (some writers
+// quote theirs: "ts": "1.5"), read by nlohmann's parser either way so that
+// both give the same double. Null for anything else.
+Json NumberOf(const Json& v) {
+  if (v.is_number()) return v;
+  if (!v.is_string()) return nullptr;
+  Json parsed = Json::parse(v.get_ref<const std::string&>(), nullptr, /*allow_exceptions=*/false);
+  return parsed.is_number() ? parsed : Json(nullptr);
+}
+
+// A JSON value used as an identifier or a name (pid, tid, id, name, cat):
+// strings as they are, numbers in their JSON spelling.
 bool IdText(const Json& v, std::string& out) {
   if (v.is_string()) out = v.get<std::string>();
   else if (v.is_number()) out = v.dump();
   else return false;
   return true;
+}
+
+// Why an event is skipped (ReadReport::Skip), thrown by the field readers
+// below before the event has changed anything.
+struct Unusable {
+  std::string reason;
+};
+
+Unusable NotText(const char* field) {
+  return {std::string("with a \"") + field + "\" neither a string nor a number"};
+}
+
+// A text field (IdText), false when absent or null; another type makes the
+// event unusable.
+bool Text(const Json& e, const char* field, std::string& out) {
+  auto it = e.find(field);
+  if (it == e.end() || it->is_null()) return false;
+  if (!IdText(*it, out)) throw NotText(field);
+  return true;
+}
+
+std::string Text(const Json& e, const char* field, const char* fallback) {
+  std::string out;
+  return Text(e, field, out) ? out : fallback;
+}
+
+// pid and tid: a number, or a string holding one, by the number's JSON
+// spelling (so "123" and 123 are one process); any other string as it is.
+std::string ContainerKey(const Json& e, const char* field) {
+  auto it = e.find(field);
+  if (it == e.end() || it->is_null()) return "0";
+  if (!it->is_string() && !it->is_number()) throw NotText(field);
+  const Json number = NumberOf(*it);
+  return number.is_number() ? number.dump() : it->get<std::string>();
+}
+
+// The name of a process or thread without name metadata: "Process 12" for
+// a numeric pid, the pid itself when it is other text (as Perfetto shows it).
+std::string DefaultName(const char* kind, const std::string& key) {
+  if (key.empty() || NumberOf(Json(key)).is_number()) return kind + (" " + key);
+  return key;
+}
+
+// A time field in microseconds, as written (integers stay exact, so that
+// ts + dur of a parent and of a child that end together are equal); model
+// times are the file's microseconds as JSON readers parse them (time_base.h).
+double Micros(const Json& e, const char* field, bool required) {
+  auto it = e.find(field);
+  if (it == e.end() || it->is_null()) {
+    if (required) throw Unusable{std::string("without \"") + field + "\""};
+    return 0;
+  }
+  Json number = NumberOf(*it);
+  if (!number.is_number()) throw Unusable{std::string("with a non-numeric \"") + field + "\""};
+  return number.get<double>();
 }
 
 struct Mark {  // a B or an E, before matching
@@ -222,7 +211,15 @@ struct SourceFile {
   std::string name;
   std::string_view text;
   uint32_t first_event;  // global index of its first event
+  // Byte offsets of its events 0, kCheckpoint, 2 kCheckpoint...: an event
+  // named after the parse (an E without a B) is found from the nearest.
+  std::vector<uint64_t> checkpoints;
 };
+constexpr uint32_t kCheckpoint = 1024;
+
+// The parsed text is let go of in steps of this many bytes (a hint to the
+// kernel: the pages come back from the file if a message needs them).
+constexpr uint64_t kReleaseStep = uint64_t{16} << 20;
 
 class Importer {
  public:
@@ -234,23 +231,22 @@ class Importer {
     k_id_ = s.Intern("id");
   }
 
-  void AddFile(std::string_view text, const std::string& name);
+  // `mapped`: the file `text` is mapped from, whose pages are released as
+  // the parse leaves them behind; null for text held otherwise.
+  void AddFile(std::string_view text, const std::string& name, const MappedFile* mapped);
   void Build();
   ReadReport& report() { return report_; }
 
  private:
+  const SourceFile& FileOf(uint32_t src) const;
+  uint64_t OffsetOf(const SourceFile& file, uint32_t src) const;
   [[noreturn]] void Fail(uint32_t src, const std::string& message) const;
+  void Skip(uint32_t src, const std::string& reason);
   void AddEvent(const Json& e, uint32_t src);
   uint32_t ProcessOf(const std::string& pid);
   uint32_t ThreadOf(const std::string& pid, const std::string& tid);
-  // A time field in microseconds, as written (integers stay exact, so that
-  // ts + dur of a parent and of a child that end together are equal).
-  double Micros(const Json& e, const char* field, uint32_t src, bool required) const;
-  // Model times are the file's microseconds as JSON readers parse them (time_base.h).
-  double Time(const Json& e, uint32_t src) const { return Micros(e, "ts", src, true); }
-  std::string Field(const Json& e, const char* field, uint32_t src, const char* fallback) const;
   uint32_t Extras(std::vector<ExtraField> fields);
-  uint32_t CommonExtras(const Json& e, bool with_phase_and_id);
+  uint32_t CommonExtras(const Json& e, const std::string& cat, bool with_phase_and_id);
   void Seen(double t) {
     first_ = std::min(first_, t);
     last_ = std::max(last_, t);
@@ -280,12 +276,28 @@ class Importer {
 // that no counter name can collide with them.
 enum TypeSlot { kSliceType, kThreadInstant, kProcessInstant, kGlobalInstant, kAsync, kObject, kFlow };
 
-void Importer::Fail(uint32_t src, const std::string& message) const {
+const SourceFile& Importer::FileOf(uint32_t src) const {
   const SourceFile* file = &files_.front();
   for (const SourceFile& f : files_)
     if (f.first_event <= src) file = &f;
-  size_t offset = EventOffset(file->text, src - file->first_event);
-  ThrowAt(file->name, LineColumn(file->text, offset).first, message);
+  return *file;
+}
+
+uint64_t Importer::OffsetOf(const SourceFile& file, uint32_t src) const {
+  const uint32_t index = src - file.first_event;
+  uint64_t offset = file.checkpoints[index / kCheckpoint];
+  for (uint32_t i = 0; i < index % kCheckpoint; ++i) offset = NextElement(file.text, offset);
+  return offset;
+}
+
+void Importer::Fail(uint32_t src, const std::string& message) const {
+  const SourceFile& file = FileOf(src);
+  ThrowAt(file.name, LineColumn(file.text, OffsetOf(file, src)).first, message);
+}
+
+void Importer::Skip(uint32_t src, const std::string& reason) {
+  const SourceFile& file = FileOf(src);
+  report_.Skip(reason, &file == &files_.front() ? "" : file.name, OffsetOf(file, src));
 }
 
 uint32_t Importer::ProcessOf(const std::string& pid) {
@@ -315,31 +327,13 @@ uint32_t Importer::ThreadOf(const std::string& pid, const std::string& tid) {
   return it->second;
 }
 
-double Importer::Micros(const Json& e, const char* field, uint32_t src, bool required) const {
-  auto it = e.find(field);
-  if (it == e.end()) {
-    if (required) Fail(src, std::string("event has no \"") + field + "\"");
-    return 0;
-  }
-  if (!it->is_number()) Fail(src, std::string("\"") + field + "\" is not a number: " + Excerpt(*it));
-  return it->get<double>();
-}
-
-std::string Importer::Field(const Json& e, const char* field, uint32_t src, const char* fallback) const {
-  auto it = e.find(field);
-  if (it == e.end() || it->is_null()) return fallback;
-  std::string out;
-  if (!IdText(*it, out)) Fail(src, std::string("\"") + field + "\" is neither a string nor a number: " + Excerpt(*it));
-  return out;
-}
-
 uint32_t Importer::Extras(std::vector<ExtraField> fields) {
   if (fields.empty()) return 0;
   return extras_.AddList(fields);
 }
 
 // cat and args (compact JSON) as user fields; with_phase_and_id adds ph and id.
-uint32_t Importer::CommonExtras(const Json& e, bool with_phase_and_id) {
+uint32_t Importer::CommonExtras(const Json& e, const std::string& cat, bool with_phase_and_id) {
   std::vector<ExtraField> fields;
   if (with_phase_and_id) {
     fields.push_back({k_ph_, S(e["ph"].get<std::string>())});
@@ -347,43 +341,40 @@ uint32_t Importer::CommonExtras(const Json& e, bool with_phase_and_id) {
     auto it = e.find("id");
     if (it != e.end() && IdText(*it, id)) fields.push_back({k_id_, S(id)});
   }
-  auto cat = e.find("cat");
-  if (cat != e.end() && cat->is_string() && !cat->get_ref<const std::string&>().empty())
-    fields.push_back({k_cat_, S(cat->get<std::string>())});
+  if (!cat.empty()) fields.push_back({k_cat_, S(cat)});
   auto args = e.find("args");
   if (args != e.end() && !args->is_null() && !(args->is_object() && args->empty()))
     fields.push_back({k_args_, S(args->dump())});
   return Extras(std::move(fields));
 }
 
-void Importer::AddFile(std::string_view text, const std::string& name) {
-  files_.push_back({name, text, events_});
+void Importer::AddFile(std::string_view text, const std::string& name, const MappedFile* mapped) {
+  files_.push_back({name, text, events_, {}});
+  const bool first_file = files_.size() == 1;
   report_.bytes += text.size();
-  if (size_t deep = TooDeep(text); deep < text.size()) {
-    auto [line, column] = LineColumn(text, deep);
-    ThrowAt(name, line, "column " + std::to_string(column) + ": JSON nested deeper than " +
-                            std::to_string(kMaxDepth) + " levels");
-  }
   // Events are taken as the parser reaches them (json_events.h: no DOM of
-  // the file); the first bad event stops that, but the parse goes on, so
-  // that invalid JSON anywhere is what is reported, as when the whole
-  // text was parsed first.
-  std::exception_ptr bad_event;
-  const JsonEvents parsed = ForEachJsonEvent(text, [&](const Json& e) {
-    if (bad_event) return;
+  // the file); an unusable one is skipped and counted, and the text behind
+  // the parser leaves memory.
+  uint64_t released = 0;
+  const JsonEvents parsed = ForEachJsonEvent(text, [&](const JsonEvent& e) {
+    const uint32_t src = events_++;
+    if ((src - files_.back().first_event) % kCheckpoint == 0) files_.back().checkpoints.push_back(e.offset);
+    if (mapped && e.offset - released >= kReleaseStep) {
+      mapped->ReleaseRange(released, e.offset - released);
+      released = e.offset;
+    }
     try {
-      AddEvent(e, events_++);
-    } catch (...) {
-      bad_event = std::current_exception();
+      if (e.too_deep) throw Unusable{"nested deeper than " + std::to_string(kMaxEventDepth) + " levels"};
+      AddEvent(e.value, src);
+    } catch (const Unusable& u) {
+      report_.Skip(u.reason, first_file ? "" : name, e.offset);
     }
   });
+  if (mapped) mapped->ReleaseRange(0, text.size());
   if (!parsed.error.empty()) {
-    if (parsed.error_id == 406) {  // the parser's one refusal that is not a syntax error
-      auto [line, column] = LineColumn(text, OverflowingNumber(text));
+    auto [line, column] = LineColumn(text, parsed.error_offset);
+    if (parsed.error_overflow)  // the parser's one refusal that is not a syntax error
       ThrowAt(name, line, "column " + std::to_string(column) + ": a number too large for a double");
-    }
-    // error_byte: 1-based index of the character where parsing stopped.
-    auto [line, column] = LineColumn(text, parsed.error_byte > 0 ? parsed.error_byte - 1 : 0);
     const std::string& what = parsed.error;
     auto cut = what.find("syntax error");
     ThrowAt(name, line, "column " + std::to_string(column) + ": invalid JSON: " +
@@ -393,37 +384,50 @@ void Importer::AddFile(std::string_view text, const std::string& name) {
     ThrowAt(name, 1, "a JSON object without a \"traceEvents\" array");
   if (parsed.top != JsonEvents::Top::kObject && parsed.top != JsonEvents::Top::kArray)
     ThrowAt(name, 1, "neither a JSON array of trace events nor an object with \"traceEvents\"");
-  if (bad_event) std::rethrow_exception(bad_event);
   report_.events += parsed.count;
 }
 
+bool KnownPhase(char p) {
+  static constexpr std::string_view kPhases = "BEXiIRCstfbenSTpFNODM";
+  return p != '\0' && kPhases.find(p) != std::string_view::npos;
+}
+
+// Every field is read and checked before anything is recorded, so that an
+// unusable event (Unusable thrown) leaves nothing behind.
 void Importer::AddEvent(const Json& e, uint32_t src) {
-  if (!e.is_object()) Fail(src, "a trace event is not a JSON object: " + Excerpt(e));
+  if (!e.is_object()) throw Unusable{"not a JSON object"};
   auto ph_it = e.find("ph");
-  if (ph_it == e.end() || !ph_it->is_string()) Fail(src, "a trace event without a string \"ph\"");
+  if (ph_it == e.end() || !ph_it->is_string()) throw Unusable{"without a string \"ph\""};
   const std::string& ph = ph_it->get_ref<const std::string&>();
   report_.phases[ph]++;
   const char p = ph.size() == 1 ? ph[0] : '\0';
-  auto name = [&] { return S(Field(e, "name", src, "")); };
-  std::string pid = Field(e, "pid", src, "0");
+  if (!KnownPhase(p)) throw Unusable{"of unknown phase " + Excerpt(Json(ph).dump())};
+  const std::string pid = ContainerKey(e, "pid"), tid = ContainerKey(e, "tid");
+  const std::string name_text = Text(e, "name", ""), cat = Text(e, "cat", "");
+  std::string id;
+  const bool has_id = Text(e, "id", id);
+  const double t = p == 'M' ? 0 : Micros(e, "ts", true);
+  auto name = [&] { return S(name_text); };
   switch (p) {
     case 'B':
     case 'E':
     case 'X': {
-      const double t = Micros(e, "ts", src, true);
-      uint32_t th = ThreadOf(pid, Field(e, "tid", src, "0"));
-      uses_[kSliceType] = true;
-      Seen(t);
+      double end = t;
       if (p == 'X') {
-        double dur = Micros(e, "dur", src, false);
-        if (dur < 0) Fail(src, "negative \"dur\"");
-        double end = t + dur;
-        if (!std::isfinite(end)) Fail(src, "\"ts\" + \"dur\" is too large");
+        const double dur = Micros(e, "dur", false);
+        if (dur < 0) throw Unusable{"with a negative \"dur\""};
+        end = t + dur;
+        if (!std::isfinite(end)) throw Unusable{"with \"ts\" + \"dur\" too large"};
+      }
+      uint32_t th = ThreadOf(pid, tid);
+      uses_[kSliceType] = true;
+      if (p != 'E') Seen(t);  // an E counts once matched (SlicesToActions)
+      if (p == 'X') {
         Seen(end);
-        threads_[th].slices.push_back({t, end, src, name(), CommonExtras(e, false), 0, src});
+        threads_[th].slices.push_back({t, end, src, name(), CommonExtras(e, cat, false), 0, src});
         report_.slices++;
       } else {
-        uint32_t extras = p == 'B' ? CommonExtras(e, false) : 0;
+        uint32_t extras = p == 'B' ? CommonExtras(e, cat, false) : 0;
         if (p == 'E') {  // an E's args go to the end of the state
           auto args = e.find("args");
           if (args != e.end() && !args->is_null() && !(args->is_object() && args->empty()))
@@ -434,20 +438,19 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       // Flow v2: a slice that starts or ends a flow by its bind_id.
       auto bind = e.find("bind_id");
       bool out = Flag(e, "flow_out"), in = Flag(e, "flow_in");
-      std::string id;
-      if (bind != e.end() && IdText(*bind, id) && (in || out) && p != 'E')
-        flows_.push_back({t, in && out ? 't' : out ? 's' : 'f', "v2\x1f" + id, name(), th, 0, src});
+      std::string bind_id;
+      if (bind != e.end() && IdText(*bind, bind_id) && (in || out) && p != 'E')
+        flows_.push_back({t, in && out ? 't' : out ? 's' : 'f', "v2\x1f" + bind_id, name(), th, 0, src});
       return;
     }
     case 'i':
     case 'I':
     case 'R': {
-      double t = Time(e, src);
+      const std::string scope = p == 'R' ? "t" : Text(e, "s", "t");
       Seen(t);
-      std::string scope = p == 'R' ? "t" : Field(e, "s", src, "t");
       Action a{t, Op::kEvent};
       a.value = name();
-      a.extras = CommonExtras(e, false);
+      a.extras = CommonExtras(e, cat, false);
       a.src = src;
       if (scope == "g") {
         a.type = S("Ig");
@@ -460,8 +463,8 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
         uses_[kProcessInstant] = true;
       } else {
         a.type = S("It");
-        a.container = S("t:" + pid + ":" + Field(e, "tid", src, "0"));
-        ThreadOf(pid, Field(e, "tid", src, "0"));
+        a.container = S("t:" + pid + ":" + tid);
+        ThreadOf(pid, tid);
         uses_[kThreadInstant] = true;
       }
       actions_.push_back(a);
@@ -469,30 +472,15 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       return;
     }
     case 'C': {
-      double t = Time(e, src);
+      auto args = e.find("args");
+      if (args == e.end() || !args->is_object()) throw Unusable{"without an \"args\" object (C)"};
       Seen(t);
       ProcessOf(pid);
-      std::string series = Field(e, "name", src, "");
-      std::string id = Field(e, "id", src, "");
-      if (!id.empty()) series += "[" + id + "]";
-      auto args = e.find("args");
-      if (args == e.end() || !args->is_object()) {
-        report_.ignored_counter_args++;
-        return;
-      }
+      std::string series = name_text;
+      if (has_id) series += "[" + id + "]";
       for (auto& [key, v] : args->items()) {
-        double number = 0;
-        if (v.is_number()) {
-          number = v.get<double>();
-        } else if (v.is_string()) {  // some writers quote their numbers
-          const std::string& s = v.get_ref<const std::string&>();
-          char* end = nullptr;
-          number = std::strtod(s.c_str(), &end);
-          if (s.empty() || *end != '\0') {
-            report_.ignored_counter_args++;
-            continue;
-          }
-        } else {
+        Json number = NumberOf(v);  // some writers quote their numbers
+        if (!number.is_number()) {
           report_.ignored_counter_args++;
           continue;
         }
@@ -502,7 +490,7 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
         Action a{t, Op::kVariable};
         a.type = it->second;
         a.container = S("p:" + pid);
-        a.number = number;
+        a.number = number.get<double>();
         a.src = src;
         actions_.push_back(a);
         report_.counter_values++;
@@ -512,50 +500,20 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
     case 's':
     case 't':
     case 'f': {
-      double t = Time(e, src);
-      Seen(t);
-      uint32_t th = ThreadOf(pid, Field(e, "tid", src, "0"));
-      std::string id;
-      auto it = e.find("id");
-      if (it == e.end() || !IdText(*it, id)) {
+      if (!has_id) {
         auto id2 = e.find("id2");
-        if (id2 == e.end() || !id2->is_object()) Fail(src, "a flow event without \"id\"");
+        if (id2 == e.end() || !id2->is_object()) throw Unusable{"without \"id\" (flow)"};
         auto g = id2->find("global"), l = id2->find("local");
         if (!((g != id2->end() && IdText(*g, id)) || (l != id2->end() && IdText(*l, id))))
-          Fail(src, "a flow event without \"id\"");
+          throw Unusable{"without \"id\" (flow)"};
       }
-      auto cat = e.find("cat");
-      std::string key = (cat != e.end() && cat->is_string() ? cat->get<std::string>() : std::string()) + '\x1f' + id;
-      flows_.push_back({t, p, std::move(key), name(), th, CommonExtras(e, false), src});
-      return;
-    }
-    case 'b':
-    case 'e':
-    case 'n':
-    case 'S':
-    case 'T':
-    case 'p':
-    case 'F':
-    case 'N':
-    case 'O':
-    case 'D': {
-      double t = Time(e, src);
       Seen(t);
-      ProcessOf(pid);
-      bool object = p == 'N' || p == 'O' || p == 'D';
-      Action a{t, Op::kEvent};
-      a.type = S(object ? "O" : "A");
-      a.container = S("p:" + pid);
-      a.value = name();
-      a.extras = CommonExtras(e, true);
-      a.src = src;
-      actions_.push_back(a);
-      uses_[object ? kObject : kAsync] = true;
-      (object ? report_.object_events : report_.async_events)++;
+      uint32_t th = ThreadOf(pid, tid);
+      flows_.push_back({t, p, cat + '\x1f' + id, name(), th, CommonExtras(e, cat, false), src});
       return;
     }
     case 'M': {
-      std::string what = Field(e, "name", src, "");
+      const std::string& what = name_text;
       auto args = e.find("args");
       const Json* a = args != e.end() && args->is_object() ? &*args : nullptr;
       auto arg = [&](const char* key) -> const Json* {
@@ -564,22 +522,24 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
         return it == a->end() ? nullptr : &*it;
       };
       if (what == "process_name" || what == "process_labels" || what == "thread_name") {
-        const Json* v = arg(what == "process_labels" ? "labels" : "name");
+        const char* key = what == "process_labels" ? "labels" : "name";
+        const Json* v = arg(key);
         std::string text;
-        if (!v || !IdText(*v, text)) Fail(src, what + " metadata without a string args." + (what == "process_labels" ? "labels" : "name"));
-        if (what == "thread_name") threads_[ThreadOf(pid, Field(e, "tid", src, "0"))].name = text;
+        if (!v || !IdText(*v, text)) throw Unusable{"without a string args." + std::string(key) + " (" + what + ")"};
+        if (what == "thread_name") threads_[ThreadOf(pid, tid)].name = text;
         else if (what == "process_name") processes_[ProcessOf(pid)].name = text;
         else processes_[ProcessOf(pid)].labels = text;
       } else if (what == "process_sort_index" || what == "thread_sort_index") {
         const Json* v = arg("sort_index");
-        if (!v || !v->is_number()) Fail(src, what + " metadata without a numeric args.sort_index");
+        const Json number = v ? NumberOf(*v) : Json(nullptr);
+        if (!number.is_number()) throw Unusable{"without a numeric args.sort_index (" + what + ")"};
         if (what == "thread_sort_index") {
-          ThreadInfo& th = threads_[ThreadOf(pid, Field(e, "tid", src, "0"))];
-          th.sort_index = v->get<double>();
+          ThreadInfo& th = threads_[ThreadOf(pid, tid)];
+          th.sort_index = number.get<double>();
           th.has_sort_index = true;
         } else {
           ProcessInfo& pr = processes_[ProcessOf(pid)];
-          pr.sort_index = v->get<double>();
+          pr.sort_index = number.get<double>();
           pr.has_sort_index = true;
         }
       } else {
@@ -589,9 +549,21 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       report_.names++;
       return;
     }
-    default:
-      report_.unknown_phases[ph]++;
+    default: {  // async b/e/n/S/T/p/F and objects N/O/D
+      Seen(t);
+      ProcessOf(pid);
+      bool object = p == 'N' || p == 'O' || p == 'D';
+      Action a{t, Op::kEvent};
+      a.type = S(object ? "O" : "A");
+      a.container = S("p:" + pid);
+      a.value = name();
+      a.extras = CommonExtras(e, cat, true);
+      a.src = src;
+      actions_.push_back(a);
+      uses_[object ? kObject : kAsync] = true;
+      (object ? report_.object_events : report_.async_events)++;
       return;
+    }
   }
 }
 
@@ -610,8 +582,11 @@ void Importer::SlicesToActions(ThreadInfo& th) {
       report_.slices++;
       continue;
     }
-    if (open.empty())
-      Fail(m.src, "E (end of a slice) without a matching B on thread " + th.tid + " of process " + th.pid);
+    if (open.empty()) {  // as chrome://tracing does: the E is dropped, the rest read
+      Skip(m.src, "E without a matching B");
+      continue;
+    }
+    Seen(m.time);
     th.slices[open.back()].end = m.time;
     th.slices[open.back()].end_extras = m.extras;
     open.pop_back();
@@ -706,8 +681,8 @@ void Importer::FlowsToActions() {
 void Importer::Build() {
   // Known from the start: a streaming sink sees it from the first hand-over.
   trace_.SetTimeBase({.num = 1, .den = 1000000, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt});
-  if (first_ == kOpenEnd) first_ = last_ = 0;
   for (ThreadInfo& t : threads_) SlicesToActions(t);
+  if (first_ == kOpenEnd) first_ = last_ = 0;
   FlowsToActions();
   auto& s = trace_.strings();
   const StringId root = s.Intern("0");
@@ -745,14 +720,14 @@ void Importer::Build() {
     std::vector<ExtraField> extras{{k_pid, s.Intern(p.pid)}};
     if (p.has_sort_index) extras.push_back({k_sort, s.Intern(number(p.sort_index))});
     if (!p.labels.empty()) extras.push_back({k_labels, s.Intern(p.labels)});
-    sim_.CreateContainer(first_, P, root, s.Intern(p.name.empty() ? "Process " + p.pid : p.name), p.alias, extras);
+    sim_.CreateContainer(first_, P, root, s.Intern(p.name.empty() ? DefaultName("Process", p.pid) : p.name), p.alias, extras);
     std::stable_sort(p.threads.begin(), p.threads.end(),
                      [&](uint32_t a, uint32_t b) { return threads_[a].sort_index < threads_[b].sort_index; });
     for (uint32_t ti : p.threads) {
       ThreadInfo& t = threads_[ti];
       std::vector<ExtraField> textras{{k_tid, s.Intern(t.tid)}};
       if (t.has_sort_index) textras.push_back({k_sort, s.Intern(number(t.sort_index))});
-      sim_.CreateContainer(first_, T, p.alias, s.Intern(t.name.empty() ? "Thread " + t.tid : t.name), t.alias, textras);
+      sim_.CreateContainer(first_, T, p.alias, s.Intern(t.name.empty() ? DefaultName("Thread", t.tid) : t.name), t.alias, textras);
     }
   }
 
@@ -798,22 +773,51 @@ std::vector<std::string> ReadReport::Warnings() const {
   add(unmatched_flow_ends, "flow end(s) (f) without a pending start: dropped");
   add(ignored_counter_args, "counter value(s) that are not numbers: ignored");
   add(ignored_metadata, "metadata event(s) other than names, sort indexes and labels: ignored");
-  if (!unknown_phases.empty()) {
-    uint64_t n = 0;
-    std::string list;
-    for (auto& [ph, count] : unknown_phases) {
-      n += count;
-      list += (list.empty() ? "" : ", ") + ph + " " + std::to_string(count);
+  if (skipped) {
+    std::string line = std::to_string(skipped) + (skipped == 1 ? " event" : " events") + " skipped: ";
+    for (size_t r = 0; r < skip_reasons.size(); ++r) {
+      const auto& [reason, n] = skip_reasons[r];
+      line += (r ? ", " : "") + std::to_string(n) + " " + reason;
+      std::string where;
+      size_t samples = 0;
+      for (const SkippedEvent& sample : skip_samples) {
+        if (sample.reason != reason) continue;
+        where += (samples++ ? ", " : "") + std::to_string(sample.offset);
+        if (!sample.file.empty()) where += " of " + sample.file;
+      }
+      if (samples) line += (samples == 1 ? " (byte " : " (bytes ") + where + ")";
     }
-    out.push_back(std::to_string(n) + " event(s) of unsupported phases ignored (" + list + ")");
+    out.insert(out.begin(), line);
   }
   return out;
+}
+
+void ReadReport::Skip(std::string reason, std::string file, uint64_t offset) {
+  ++skipped;
+  if (skip_samples.size() < kSkipSamples) skip_samples.push_back({reason, std::move(file), offset});
+  auto it = std::find_if(skip_reasons.begin(), skip_reasons.end(), [&](const auto& r) { return r.first == reason; });
+  if (it == skip_reasons.end()) {
+    if (skip_reasons.size() < kSkipReasons) {
+      skip_reasons.emplace_back(std::move(reason), 0);
+      it = skip_reasons.end() - 1;
+    } else {  // the last slot gathers every further reason
+      if (skip_reasons.size() == kSkipReasons) skip_reasons.emplace_back("for other reasons", 0);
+      it = skip_reasons.end() - 1;
+    }
+  }
+  ++it->second;
+}
+
+uint64_t ReadReport::Skipped(std::string_view reason) const {
+  for (const auto& [r, n] : skip_reasons)
+    if (r == reason) return n;
+  return 0;
 }
 
 ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace,
                           const paje::SimulatorOptions& simulation) {
   Importer importer(trace, simulation);
-  importer.AddFile(text, name);
+  importer.AddFile(text, name, nullptr);
   importer.Build();
   return importer.report();
 }
@@ -823,7 +827,7 @@ ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace, const
   std::vector<std::unique_ptr<MappedFile>> mapped;  // alive until messages are written
   for (const std::string& f : files) {
     mapped.push_back(std::make_unique<MappedFile>(f));
-    importer.AddFile(mapped.back()->bytes(), f);
+    importer.AddFile(mapped.back()->bytes(), f, mapped.back().get());
   }
   importer.Build();
   return importer.report();

@@ -3,27 +3,32 @@
 // simulator like every other reader.
 //
 // Stages: (1) parse the file event by event (json_events.h: the bare-array
-// form and the {"traceEvents": [...]} object form; no DOM of the file);
-// (2) sort each event into its container's lists as compact records
-// (processes and threads are found first, names from M metadata); (3) turn
-// slices into properly nested push/pop pairs per thread and everything into
-// one time-ordered list of simulator calls; (4) replay it. The mapping is
-// documented in docs/chrome.md. With a sink (streaming) the simulator hands
-// the entities over as it goes, but the records of stage 2 are held until
-// stage 4: a Chrome file takes memory in proportion to its events
+// form and the {"traceEvents": [...]} object form; no DOM of the file),
+// letting go of the mapped text behind the parser; (2) sort each event into
+// its container's lists as compact records (processes and threads are found
+// first, names from M metadata); (3) turn slices into properly nested
+// push/pop pairs per thread and everything into one time-ordered list of
+// simulator calls; (4) replay it. The mapping is documented in
+// docs/chrome.md. With a sink (streaming) the simulator hands the entities
+// over as it goes, but the records of stage 2 are held until stage 4: a
+// Chrome file takes memory in proportion to its events, not to its text
 // (docs/streaming.md).
 //
-// Errors: bad JSON, wrong field types and input the simulator refuses
-// (an E without a B) throw UserError "FILE:LINE: message" (LINE of the
-// offending event; LINE:COLUMN for JSON syntax errors). Problems that lose
-// nothing structural (unknown phases, unmatched flow ends, overlapping
-// slices) are counted in ReadReport, never dropped silently.
+// As browsers read it: an event that cannot be used (not an object, no
+// string "ph", a field of the wrong type, an unknown phase, an E without a
+// B...) is skipped and counted in ReadReport, with the first few reasons
+// and their byte offsets. What stays fatal (UserError "FILE:LINE: message"):
+// text that is not JSON (LINE:COLUMN of the syntax error), a top level that
+// is neither an event array nor an object with "traceEvents", and input the
+// simulator refuses. Problems that lose nothing structural (unmatched flow
+// ends, overlapping slices) are counted too, never dropped silently.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "formats/paje/simulator.h"
@@ -52,9 +57,24 @@ struct ReadReport {
   uint64_t unmatched_flow_ends = 0;   // f without an open s/t of its (cat, id): dropped
   uint64_t ignored_counter_args = 0;  // counter args that are not numbers
   uint64_t ignored_metadata = 0;      // M events other than names/sort indexes/labels
-  std::map<std::string, uint64_t> unknown_phases;  // dropped, per "ph"
 
-  // One human-readable line per non-zero problem counter.
+  // Events skipped whole (docs/chrome.md lists the reasons): how many, per
+  // reason in the order met (at most kSkipReasons distinct, the rest
+  // together as "for other reasons"), and the first kSkipSamples.
+  static constexpr size_t kSkipReasons = 16, kSkipSamples = 3;
+  struct SkippedEvent {
+    std::string reason;
+    std::string file;  // empty: the first file read
+    uint64_t offset;   // byte offset (from 0) of the event in its file
+  };
+  uint64_t skipped = 0;
+  std::vector<std::pair<std::string, uint64_t>> skip_reasons;
+  std::vector<SkippedEvent> skip_samples;
+  void Skip(std::string reason, std::string file, uint64_t offset);
+  uint64_t Skipped(std::string_view reason) const;  // events skipped for `reason`
+
+  // One human-readable line per non-zero problem counter; all the skipped
+  // events in one: "3 events skipped: 1 without a string \"ph\" (byte 1234), ...".
   std::vector<std::string> Warnings() const;
 };
 

@@ -3,7 +3,8 @@
 // (the top-level array, or the top-level object's "traceEvents" array) is
 // built as a JSON value, so a file of any size parses in the memory of its
 // largest event. Other values of the top-level object are parsed (checked)
-// and dropped.
+// and dropped. Each element comes with the byte offset where it starts,
+// so that a caller can name it and let go of the text before it.
 #pragma once
 
 #include <cstddef>
@@ -16,20 +17,32 @@
 
 namespace macroscope::chrome {
 
+// An element nested deeper than this is not built (too_deep below):
+// nlohmann's dump() and copies recurse once per level, and the stack holds
+// a few thousand at most. The parser itself does not recurse.
+constexpr int kMaxEventDepth = 1000;
+
+struct JsonEvent {
+  const nlohmann::json& value;  // null when too_deep
+  uint64_t offset;              // byte offset (from 0) of the element's first character
+  bool too_deep;                // nested deeper than kMaxEventDepth levels: skipped whole
+};
+
 struct JsonEvents {
   enum class Top { kNone, kArray, kObject, kOther } top = Top::kNone;
   bool event_array = false;  // the top-level object had a "traceEvents" array
   uint64_t count = 0;        // elements of the event array(s)
-  // The first syntax error: byte offset (as nlohmann's parse_error::byte),
-  // nlohmann's exception id (406: a number too large for a double) and
-  // message. Empty `error` when the text is valid JSON.
-  size_t error_byte = 0;
-  int error_id = 0;
+  // The first syntax error: the byte offset (from 0) of the character where
+  // the parser stopped (of the number's first digit for a number too large
+  // for a double, nlohmann's error 406), and nlohmann's message. Empty
+  // `error` when the text is valid JSON.
+  size_t error_offset = 0;
+  bool error_overflow = false;  // the number too large for a double
   std::string error;
 };
 
 // Calls `on_event` for every element of the event array, in order, while
 // the text is parsed; exceptions from `on_event` propagate.
-JsonEvents ForEachJsonEvent(std::string_view text, const std::function<void(const nlohmann::json&)>& on_event);
+JsonEvents ForEachJsonEvent(std::string_view text, const std::function<void(const JsonEvent&)>& on_event);
 
 }  // namespace macroscope::chrome
