@@ -1,17 +1,18 @@
-// Running shell commands from the loops tests.
+// What the loops tests add to the shared helpers (tests/support): commands
+// whose standard output and error are read together, in the order the
+// messages came, and integer traces as text.
 #pragma once
 
-#include <sys/wait.h>
-
-#include <cstdio>
-#include <fstream>
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
+#include "test_support.h"
 
 namespace macroscope::loops::testing {
+
+using macroscope::testing::WriteText;
 
 struct CommandResult {
   int exit_code = -1;
@@ -19,29 +20,20 @@ struct CommandResult {
 };
 
 inline CommandResult RunCommand(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  // The inner group's error joins its output before the shared helper
+  // redirects the outer one.
+  const macroscope::testing::CommandResult run = macroscope::testing::RunCommand("( ( " + command + " ) 2>&1 )");
+  return {run.exit_code, run.out};
 }
 
+// The built binary's path, to compose command lines.
 inline std::string Macroscope() { return MACROSCOPE_BINARY; }
 
-// A scratch directory for one test, removed by the caller's TearDown.
+// A scratch directory for one test, removed by the caller.
 inline std::string ScratchDir(const std::string& name) {
   std::string dir = ::testing::TempDir() + "loops_" + name;
   RunCommand("rm -rf '" + dir + "' && mkdir -p '" + dir + "'");
   return dir;
-}
-
-inline void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
 }
 
 inline std::string Join(const std::vector<int64_t>& values, const char* separator = "\n") {
