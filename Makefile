@@ -11,7 +11,7 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
   libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time \
   libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \
-  libelf-dev valgrind
+  libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
@@ -60,7 +60,7 @@ test: build fuzz-check web
 # open-ended fuzzing per target, the inputs it finds kept under FUZZ_BUILD.
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 600
-FUZZERS      := paje_reader_fuzzer chrome_reader_fuzzer store_reader_fuzzer otf2_reader_fuzzer \
+FUZZERS      := paje_reader_fuzzer chrome_reader_fuzzer csv_reader_fuzzer paraver_reader_fuzzer gstreamer_reader_fuzzer store_reader_fuzzer otf2_reader_fuzzer \
   ctf_reader_fuzzer lackey_reader_fuzzer loops_reader_fuzzer
 .PHONY: fuzz-build fuzz-check
 fuzz-build: deps
@@ -74,12 +74,18 @@ fuzz-check: fuzz-build
 fuzz: fuzz-build
 	fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
+# The bundled example: GStreamer's debug log of a video disturbed by
+# stress-ng for a second (docs/case-study-gstreamer.md), as a store; at
+# p = 0.12 over 50 slices (raw qualities, as the workbench uses them: 0.64
+# normalised) the disturbance is a part of its own.
+EXAMPLE   := examples/gstreamer-stressed.store
+EXAMPLE_P := 0.12
 run: build web
-	$(BUILD)/macroscope info examples/synthetic.trace
-	$(BUILD)/macroscope overview examples/synthetic.trace --no-cache --slices 60 --mode spatiotemporal -o $(BUILD)/overview.png
+	$(BUILD)/macroscope info $(EXAMPLE)
+	$(BUILD)/macroscope overview $(EXAMPLE) --no-cache --slices 50 --p $(EXAMPLE_P) -o $(BUILD)/overview.png
 	@echo "overview picture: $(BUILD)/overview.png"
-	@echo "the workbench: open the URL printed below in a browser (Ctrl-C stops the server)"
-	$(BUILD)/macroscope serve examples/synthetic.trace
+	@echo "the workbench: open the URL printed below with ?p=$(EXAMPLE_P)&slices=50 appended (Ctrl-C stops the server)"
+	$(BUILD)/macroscope serve $(EXAMPLE)
 
 bench: build
 	bash bench/dump_vs_pjdump

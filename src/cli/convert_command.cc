@@ -9,6 +9,7 @@
 #include "cli/trace_loading.h"
 #include "formats/chrome/chrome_writer.h"
 #include "formats/paje/paje_writer.h"
+#include "formats/paraver/paraver_writer.h"
 #include "util/error.h"
 
 namespace macroscope::cli {
@@ -19,7 +20,7 @@ struct ConvertArgs {
   std::vector<std::string> files;
   formats::ReadOptions read;
   std::string output;
-  std::string to;  // "paje" or "chrome"; empty: from the output's extension
+  std::string to;  // "paje", "chrome" or "paraver"; empty: from the output's extension
 };
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
@@ -30,14 +31,22 @@ std::string OutputFormat(const ConvertArgs& args) {
   if (!args.to.empty()) return args.to;
   if (EndsWith(args.output, ".paje") || EndsWith(args.output, ".trace")) return "paje";
   if (EndsWith(args.output, ".json")) return "chrome";
-  throw UserError(args.output + ": cannot tell the output format from the extension (.paje, .trace, .json): "
-                  "give --to paje|chrome");
+  if (EndsWith(args.output, ".prv")) return "paraver";
+  throw UserError(args.output + ": cannot tell the output format from the extension (.paje, .trace, .json, .prv): "
+                  "give --to paje|chrome|paraver");
 }
 
 void RunConvert(const ConvertArgs& args) {
   std::string format = OutputFormat(args);  // before reading: fail fast
   LoadedTrace loaded;
   LoadTrace(args.files, args.read, loaded);
+  if (format == "paraver") {  // three files (.prv, .pcf, .row): never standard output
+    paraver::WriteStats s = paraver::WriteParaverFiles(loaded.trace, args.output);
+    if (s.variables)
+      std::fprintf(stderr, "macroscope: warning: %s: %llu variable value(s) left out: Paraver has no variables\n",
+                   args.output.c_str(), static_cast<unsigned long long>(s.variables));
+    return;
+  }
   if (args.output == "-") {
     if (format == "paje") paje::WritePaje(loaded.trace, stdout);
     else chrome::WriteChrome(loaded.trace, stdout);
@@ -62,12 +71,13 @@ void RegisterConvertCommand(CLI::App& app) {
   cmd->add_option("files", args->files, "Input trace files (any supported format), read as one trace")->required();
   cmd->add_option("-o,--output", args->output,
                   "Output file ('-': standard output, needs --to); format from the extension: "
-                  ".paje/.trace Pajé, .json Chrome")
+                  ".paje/.trace Pajé, .json Chrome, .prv Paraver (with .pcf and .row beside it)")
       ->required();
-  cmd->add_option("--to", args->to, "Output format, whatever the extension")->check(CLI::IsMember({"paje", "chrome"}));
+  cmd->add_option("--to", args->to, "Output format, whatever the extension")->check(CLI::IsMember({"paje", "chrome", "paraver"}));
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     if (args->output == "-" && args->to.empty()) throw UserError("--output - needs --to paje|chrome");
+    if (args->output == "-" && args->to == "paraver") throw UserError("--to paraver writes three files: give -o X.prv");
     RunConvert(*args);
   });
 }

@@ -8,10 +8,13 @@
 #include <fstream>
 
 #include "formats/chrome/chrome_format.h"
+#include "formats/csv/csv_format.h"
 #include "formats/ctf/ctf_format.h"
 #include "formats/format.h"
+#include "formats/gstreamer/gstreamer_format.h"
 #include "formats/otf2/otf2_format.h"
 #include "formats/paje/paje_format.h"
+#include "formats/paraver/paraver_format.h"
 #include "store/store_format.h"
 #include "util/error.h"
 
@@ -21,8 +24,12 @@ std::span<const Format> AllFormats() {
   static const Format kFormats[] = {
       paje::PajeFormat(),
       chrome::ChromeFormat(),
+      csv::DumpFormat(),
+      csv::GenericCsvFormat(),
       ctf::CtfFormat(),
       otf2::Otf2Format(),
+      paraver::ParaverFormat(),
+      gstreamer::GstreamerFormat(),
       store::StoreFormat(),
   };
   return kFormats;

@@ -133,6 +133,21 @@ std::string TimeBase::UnitName() const {
   return std::to_string(num) + "/" + std::to_string(den) + " s";
 }
 
+bool ParseClockTicks(const TimeBase& base, std::string_view text, int64_t& ticks) {
+  Int128 mantissa = 0;
+  int exponent = 0;
+  if (text.find_first_of("eE") != std::string_view::npos || !ParseDecimal(text, mantissa, exponent)) return false;
+  // Bounds that keep SecondsToTicks' products inside 128 bits.
+  const Int128 limit = Pow10(20);
+  if (mantissa > limit || mantissa < -limit || exponent > 0 || exponent < -27 || base.den > 1000000000000ULL ||
+      base.num == 0)
+    return false;
+  const Int128 t = SecondsToTicks(mantissa, exponent, base, "", text);
+  if (t > 9 * Pow10(18) || t < -9 * Pow10(18)) return false;  // an int64_t
+  ticks = static_cast<int64_t>(t);
+  return true;
+}
+
 void CheckWholeTicks(int64_t ticks, std::string_view where) {
   if (static_cast<double>(ticks < 0 ? -ticks : ticks) >= kMaxWholeTicks)
     throw UserError(std::string(where) + ": a time " + std::to_string(ticks) +

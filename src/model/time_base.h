@@ -54,6 +54,11 @@ void CheckWholeTicks(int64_t ticks, std::string_view where);
 void AppendClockSeconds(std::string& out, const TimeBase& base, double t, int decimals);
 // The same for a duration (no origin).
 void AppendDurationSeconds(std::string& out, const TimeBase& base, double d, int decimals);
+// Decimal seconds ("1412670961.211260539") as a whole count of `base`'s
+// ticks from the clock's zero (the origin not taken away), rounded to the
+// nearest tick, in integers; false when `text` is not a plain decimal number
+// or is out of range. What text readers use to keep every digit.
+bool ParseClockTicks(const TimeBase& base, std::string_view text, int64_t& ticks);
 // Decimals that write one tick of `base` in seconds exactly (9 for ns), or
 // 12 when the tick is not a decimal fraction of a second.
 int DecimalsOfTick(const TimeBase& base);

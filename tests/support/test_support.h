@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace macroscope::testing {
 
@@ -27,6 +28,10 @@ class TempDir {
 
 std::string ReadText(const std::string& path);
 void WriteText(const std::string& path, const std::string& text);
+
+// The lines of `text`, sorted: outputs compared as sets of lines (pj_dump's
+// order is not macroscope's).
+std::vector<std::string> SortedLines(const std::string& text);
 
 // Single-quotes `s` for the shell.
 std::string Quote(const std::string& s);

@@ -2,6 +2,7 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "formats/ctf/packet_overlap.h"
 #include "util/abort_guard.h"
 #include "util/error.h"
 
@@ -30,10 +32,25 @@ using GraphPtr = std::unique_ptr<bt_graph, GraphPut>;
 using PluginPtr = std::unique_ptr<const bt_plugin, PluginPut>;
 using ValuePtr = std::unique_ptr<bt_value, ValuePut>;
 
+// A cause's message without the "key=value, ..." details babeltrace2
+// appends for its developers (addresses, internal names): "Text: a=1, b=2"
+// -> "Text".
+std::string WithoutDetails(std::string message) {
+  for (size_t colon = message.find(": "); colon != std::string::npos; colon = message.find(": ", colon + 1)) {
+    size_t key = colon + 2, end = key;
+    while (end < message.size() && (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '-' ||
+                                    message[end] == '_'))
+      ++end;
+    if (end > key && end < message.size() && message[end] == '=') return message.substr(0, colon);
+  }
+  return message;
+}
+
 // What babeltrace2 recorded for the current thread's error, on one line:
 // the root cause (cause 0, the first appended, naming the file and the
-// problem) and the next one, without the library's generic "component
-// initialization failed" causes. Clears the error.
+// problem) and the next one, without the library's generic causes ("component
+// initialization failed", "next method failed") and without their developer
+// details. Clears the error.
 std::string TakeErrorText() {
   const bt_error* error = bt_current_thread_take_error();
   if (error == nullptr) return "";
@@ -41,10 +58,14 @@ std::string TakeErrorText() {
   int kept = 0;
   uint64_t count = bt_error_get_cause_count(error);
   for (uint64_t i = 0; i < count && kept < 2; ++i) {
-    const char* message = bt_error_cause_get_message(bt_error_borrow_cause_by_index(error, i));
-    if (message == nullptr || *message == '\0' || std::strstr(message, "comp-addr=") != nullptr) continue;
+    const bt_error_cause* cause = bt_error_borrow_cause_by_index(error, i);
+    const char* message = bt_error_cause_get_message(cause);
+    const char* module = bt_error_cause_get_module_name(cause);
+    if (message == nullptr || *message == '\0' || std::strstr(message, "comp-addr=") != nullptr ||
+        (i != 0 && module != nullptr && std::strcmp(module, "libbabeltrace2") == 0))
+      continue;
     if (!text.empty()) text += "; ";
-    text += message;
+    text += WithoutDetails(message);
     ++kept;
   }
   bt_error_release(error);
@@ -295,7 +316,7 @@ bt_graph_simple_sink_component_consume_func_status Consume(bt_message_iterator* 
 }  // namespace
 
 uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, const std::string& label,
-                         const std::function<void(const CtfEvent&)>& on_event) {
+                         const std::function<void(const CtfEvent&)>& on_event, PacketOverlaps& overlaps) {
   // babeltrace2 asserts on some corrupt packets (when indexing the streams,
   // and when decoding them) instead of failing; Consume marks our code.
   AbortGuard guard(label + ": babeltrace2 stopped on an internal check (corrupt CTF data)");
@@ -341,17 +362,27 @@ uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, cons
       BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     Fail(label, "cannot create the babeltrace2 sink");
 
-  // One muxer input per stream; the muxer adds a free input port each time
-  // one gets connected.
-  uint64_t connected = 0;
+  // Each stream goes through the packet-overlap filter (packet_overlap.h)
+  // to one muxer input; the muxer adds a free input port each time one
+  // gets connected.
+  uint64_t streams = 0;
   for (size_t s = 0; s < sources.size(); ++s) {
     uint64_t outputs = bt_component_source_get_output_port_count(sources[s]);
     if (outputs == 0) Fail(label, trace_directories[s] + ": the CTF trace has no stream");
-    for (uint64_t i = 0; i < outputs; ++i) {
-      const bt_port_input* in = bt_component_filter_borrow_input_port_by_index_const(muxer, connected++);
+    streams += outputs;
+  }
+  const bt_component_filter* overlap = AddPacketOverlapFilter(graph.get(), streams, &overlaps);
+  if (overlap == nullptr) Fail(label, "cannot create the babeltrace2 packet-overlap filter");
+  uint64_t connected = 0;
+  for (const bt_component_source* source : sources) {
+    for (uint64_t i = 0; i < bt_component_source_get_output_port_count(source); ++i, ++connected) {
+      const bt_port_input* in = bt_component_filter_borrow_input_port_by_index_const(muxer, connected);
       if (in == nullptr ||
-          bt_graph_connect_ports(graph.get(), bt_component_source_borrow_output_port_by_index_const(sources[s], i), in,
-                                 nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+          bt_graph_connect_ports(graph.get(), bt_component_source_borrow_output_port_by_index_const(source, i),
+                                 bt_component_filter_borrow_input_port_by_index_const(overlap, connected),
+                                 nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK ||
+          bt_graph_connect_ports(graph.get(), bt_component_filter_borrow_output_port_by_index_const(overlap, connected),
+                                 in, nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
         Fail(label, "cannot connect the babeltrace2 graph");
     }
   }

@@ -1,7 +1,8 @@
 // The babeltrace2 side of the CTF reader: a graph of the `ctf` plugin's
 // `src.ctf.fs` source (every trace directory given as `inputs`), the
 // `utils` plugin's `flt.utils.muxer` (time order over all streams of all
-// traces) and a simple sink that decodes each event message into a
+// traces; before it, the packet-overlap filter of packet_overlap.h on
+// every stream) and a simple sink that decodes each event message into a
 // CtfEvent and hands it to a callback, in time order.
 //
 // babeltrace2 logging is off (components are created at level NONE); when
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "formats/ctf/ctf_event.h"
+#include "formats/ctf/packet_overlap.h"
 
 namespace macroscope::ctf {
 
@@ -20,8 +22,9 @@ namespace macroscope::ctf {
 // `metadata` file) and calls `on_event` for every event message, in time
 // order. Throws UserError starting with `label` when babeltrace2 cannot
 // read them; exceptions thrown by `on_event` propagate unchanged.
-// Returns the number of event messages.
+// Counts the packets that overlap the previous one of their stream into
+// `overlaps`. Returns the number of event messages.
 uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, const std::string& label,
-                         const std::function<void(const CtfEvent&)>& on_event);
+                         const std::function<void(const CtfEvent&)>& on_event, PacketOverlaps& overlaps);
 
 }  // namespace macroscope::ctf

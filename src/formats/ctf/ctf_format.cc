@@ -1,5 +1,8 @@
 #include "formats/ctf/ctf_format.h"
 
+#include <cstdio>
+#include <string>
+
 #include "formats/ctf/ctf_reader.h"
 #include "formats/ctf/trace_directories.h"
 
@@ -19,6 +22,9 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   ctf.simulator.sink = options.sink;
   ctf.simulator.drain_interval = options.paje.simulator.drain_interval;
   CtfReadStats s = ReadCtf(files, trace, ctf);
+  // Tolerated, never silent: one line on stderr.
+  if (std::string warning = s.overlaps.Warning(); !warning.empty())
+    std::fprintf(stderr, "macroscope: warning: %s: %s\n", files.front().c_str(), warning.c_str());
   return {s.events, s.bytes};
 }
 

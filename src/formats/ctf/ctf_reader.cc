@@ -65,14 +65,14 @@ CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace, const 
       stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) {
         count(e);
         raw.Map(e, clock.Time(e));
-      });
+      }, stats.overlaps);
       raw.Finish(clock.last());
     } else {
       EventMapper mapper(trace, simulator);
       stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) {
         count(e);
         mapper.Map(e, clock.Time(e));
-      });
+      }, stats.overlaps);
       mapper.Finish(clock.last());
       stats.unmatched_exits = mapper.unmatched_exits();
     }

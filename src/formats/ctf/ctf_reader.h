@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/ctf/packet_overlap.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
 
@@ -18,6 +19,7 @@ struct CtfReadStats {
   uint64_t bytes = 0;            // size of the trace directories' files
   uint64_t unmatched_exits = 0;  // syscall / interrupt / function exits whose entry precedes the trace
   uint32_t traces = 0;           // trace directories read
+  PacketOverlaps overlaps;       // packets that began before the previous one of their stream ended
   std::map<std::string, uint64_t, std::less<>> per_name;  // event messages per event name
 };
 

@@ -1,7 +1,10 @@
 #include "formats/paje/decoder.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "formats/paje/tokenizer.h"
 #include "util/error.h"
@@ -22,6 +25,23 @@ bool SmallNumber(std::string_view s, size_t& value) {
     value = value * 10 + static_cast<size_t>(c - '0');
   }
   return s.size() == 1 || s[0] != '0';
+}
+
+std::optional<double> ToTime(std::string_view w) {
+  if (!w.empty() && w[0] == '+') w.remove_prefix(1);
+  double v = 0;
+  auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+  if (ec != std::errc() || end != w.data() + w.size()) return std::nullopt;
+  return v;
+}
+
+// The text of the line the tokenizer read from `from` to `to`: it may have
+// skipped blank lines first, and `to` is past the newline.
+std::string_view LineText(const char* from, const char* to) {
+  if (to > from && to[-1] == '\n') --to;
+  if (const void* newline = memrchr(from, '\n', static_cast<size_t>(to - from)))
+    from = static_cast<const char*>(newline) + 1;
+  return {from, static_cast<size_t>(to - from)};
 }
 
 bool IsVariableChange(EventKind k) {
@@ -89,7 +109,11 @@ bool Decoder::Decode(const std::string& name, std::string_view text, MappedFile*
   words.reserve(32);
   uint64_t line = 0;
   size_t released = 0;
-  while (tokenizer.Next(words, line)) {
+  // --sort: definitions are read in file order (they come first in the
+  // sorted order), event lines only noted here and decoded sorted below.
+  std::optional<LineSort> sorted;
+  if (sort_memory_ > 0) sorted.emplace(text, file, sort_memory_);
+  for (const char* from = tokenizer.position(); tokenizer.Next(words, line); from = tokenizer.position()) {
     line_ = line;
     ++stats_.lines;
     if (!words[0].empty() && words[0][0] == '%') {
@@ -98,20 +122,49 @@ bool Decoder::Decode(const std::string& name, std::string_view text, MappedFile*
     }
     if (definitions_parser_.in_definition())
       Fail("event line inside the definition of an event (missing %EndEventDef)");
-    Line(words, line);
-    if (block_->records.size() >= kRecordsPerBlock) {
-      Flush(false);
-      if (queue_.cancelled()) return false;
-      size_t done = static_cast<size_t>(tokenizer.position() - text.data());
-      if (file != nullptr && done - released >= kReleaseEvery) {
-        file->Release(done);
-        released = done;
-      }
+    if (sorted) {
+      Note(*sorted, words, line, LineText(from, tokenizer.position()));
+      continue;
+    }
+    if (!Event(words, line)) return false;
+    size_t done = static_cast<size_t>(tokenizer.position() - text.data());
+    if (file != nullptr && done - released >= kReleaseEvery) {
+      file->Release(done);
+      released = done;
     }
   }
   line_ = line;
   definitions_parser_.Finish();
+  if (!sorted) return true;
+  std::string_view sorted_line;
+  uint64_t number = 0;
+  while (sorted->Next(sorted_line, number)) {
+    Tokenizer(sorted_line, number).Next(words, line);  // a noted line has words
+    line_ = line;
+    if (!Event(words, line)) return false;
+  }
   return true;
+}
+
+bool Decoder::Event(const std::vector<std::string_view>& words, uint64_t line) {
+  Line(words, line);
+  if (block_->records.size() < kRecordsPerBlock) return true;
+  Flush(false);
+  return !queue_.cancelled();
+}
+
+// StarVZ's order (docs/paje.md#unsorted-traces): lines without a time and
+// container creations first, in file order, then the others by time. A
+// line this decoder will refuse goes first too, to be refused at its line.
+void Decoder::Note(LineSort& sorted, const std::vector<std::string_view>& words, uint64_t line,
+                   std::string_view text) const {
+  const CompiledDefinition* d = Find(words[0]);
+  const int at = d != nullptr ? d->def.at(Field::kTime) : -1;
+  std::optional<double> time;
+  if (at >= 0 && d->def.kind != EventKind::kCreateContainer && at + 1 < static_cast<int>(words.size()))
+    time = ToTime(words[at + 1]);
+  const bool front = !time || std::isnan(*time);
+  sorted.Add(text, line, front, front ? 0 : *time);
 }
 
 void Decoder::Definition(const std::vector<std::string_view>& words, uint64_t line) {
@@ -140,11 +193,9 @@ const Decoder::CompiledDefinition* Decoder::Find(std::string_view id) const {
 }
 
 double Decoder::ParseTime(std::string_view w) const {
-  if (!w.empty() && w[0] == '+') w.remove_prefix(1);
-  double v = 0;
-  auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
-  if (ec != std::errc() || end != w.data() + w.size()) Fail("unparsable number '" + std::string(w) + "'");
-  return v;
+  std::optional<double> v = ToTime(w);
+  if (!v) Fail("unparsable number '" + std::string(!w.empty() && w[0] == '+' ? w.substr(1) : w) + "'");
+  return *v;
 }
 
 // Variable values are single precision in pj_dump (strtof); so here.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "formats/paje/event_definitions.h"
+#include "formats/paje/line_sort.h"
 #include "formats/paje/record.h"
 #include "model/string_pool.h"
 #include "util/mapped_file.h"
@@ -35,6 +36,9 @@ class Decoder {
   void DecodeFiles(const std::vector<std::string>& files);
   // Same for one text in memory, `name` standing for its file.
   void DecodeText(const std::string& name, std::string_view text);
+  // Decode each file's event lines in time order (--sort, line_sort.h),
+  // sorting up to `memory` bytes in memory.
+  void SortLines(size_t memory) { sort_memory_ = memory; }
 
   const DecodeStats& stats() const { return stats_; }
 
@@ -45,7 +49,10 @@ class Decoder {
   };
   // Returns false when the consumer cancelled.
   bool Decode(const std::string& name, std::string_view text, MappedFile* file);
+  // Decodes one event line; returns false when the consumer cancelled.
+  bool Event(const std::vector<std::string_view>& words, uint64_t line);
   void Line(const std::vector<std::string_view>& words, uint64_t line);
+  void Note(LineSort& sorted, const std::vector<std::string_view>& words, uint64_t line, std::string_view text) const;
   void Definition(const std::vector<std::string_view>& words, uint64_t line);
   const CompiledDefinition* Find(std::string_view id) const;
   double ParseTime(std::string_view word) const;
@@ -66,6 +73,7 @@ class Decoder {
   std::string file_;
   uint64_t line_ = 0;
   DecodeStats stats_;
+  size_t sort_memory_ = 0;  // 0: file order
 };
 
 }  // namespace macroscope::paje

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <thread>
@@ -77,6 +78,7 @@ template <class Decode>
 ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
   BlockQueue queue(kDecoderThread ? 4 : SIZE_MAX);
   Decoder decoder(trace.strings(), options.no_strict, queue);
+  if (options.sort) decoder.SortLines(std::max<size_t>(options.sort_memory, 1));
   Simulator simulator(trace, options.simulator);
   std::exception_ptr decoder_failure;
   auto decode_all = [&] {
@@ -123,6 +125,8 @@ ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
         last_time = r.time;
         try {
           Simulate(r, {block->extras.data() + r.extras_begin, r.extras_count}, simulator);
+        } catch (const TimeOrderError& e) {
+          ThrowAt(block->file, r.line, std::string(e.what()) + (options.sort ? "" : " (read it with --sort)"));
         } catch (const SimulationError& e) {
           ThrowAt(block->file, r.line, e.what());
         }

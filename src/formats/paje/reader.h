@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/paje/line_sort.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
 
@@ -16,6 +17,10 @@ namespace macroscope::paje {
 
 struct ReadOptions {
   bool no_strict = false;  // accept old field names (pj_dump -n)
+  // --sort: each file's lines in time order, as StarVZ sorts StarPU's
+  // paje.trace (line_sort.h), sorting up to sort_memory bytes in memory.
+  bool sort = false;
+  size_t sort_memory = kSortMemory;
   SimulatorOptions simulator;
 };
 

@@ -182,7 +182,7 @@ void Simulator::CheckTimeOrder(uint32_t si, double time) const {
     end = s.end.empty() ? kOpen : s.end[last];
   }
   if (start > time || (end != kOpen && end > time))
-    throw SimulationError("time goes backwards for type " + Quote(trace_, trace_.type(s.type).name) +
+    throw TimeOrderError("time goes backwards for type " + Quote(trace_, trace_.type(s.type).name) +
                           " in container " + Quote(trace_, trace_.container(s.container).name) +
                           " (pj_dump: trace is not time-ordered)");
 }

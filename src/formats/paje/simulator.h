@@ -38,6 +38,13 @@ class SimulationError : public std::runtime_error {
   explicit SimulationError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// Time going backwards in one (container, type): the Pajé reader suggests
+// --sort for it.
+class TimeOrderError : public SimulationError {
+ public:
+  using SimulationError::SimulationError;
+};
+
 struct SimulatorOptions {
   bool no_imbrication = false;           // pj_dump -i: push/pop interrupt instead of nesting
   bool ignore_incomplete_links = false;  // pj_dump -z

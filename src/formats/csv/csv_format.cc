@@ -1,0 +1,43 @@
+#include "formats/csv/csv_format.h"
+
+#include "formats/csv/dump_reader.h"
+#include "formats/csv/generic_reader.h"
+
+namespace macroscope::csv {
+
+namespace {
+
+paje::SimulatorOptions Simulation(const formats::ReadOptions& options) {
+  paje::SimulatorOptions simulation;
+  simulation.sink = options.sink;
+  simulation.drain_interval = options.paje.simulator.drain_interval;
+  return simulation;
+}
+
+bool SniffDump(const std::string&, std::string_view head) { return LooksLikeDump(head); }
+bool SniffGeneric(const std::string&, std::string_view head) { return LooksLikeGenericCsv(head); }
+
+formats::ReadStats ReadDumpFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
+                                 Trace& trace) {
+  ReadCounts counts = ReadDump(files, trace, Simulation(options));
+  return {counts.lines, counts.bytes};
+}
+
+formats::ReadStats ReadGenericFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
+                                    Trace& trace) {
+  ReadCounts counts = ReadGenericCsv(files, trace, Simulation(options));
+  return {counts.lines, counts.bytes};
+}
+
+}  // namespace
+
+formats::Format DumpFormat() {
+  return {"pj_dump", "pj_dump's CSV output (and macroscope dump's), read back as a trace", SniffDump, ReadDumpFiles};
+}
+
+formats::Format GenericCsvFormat() {
+  return {"csv", "CSV with a header naming its columns: container, type, time or start/end, value, kind… (docs/csv.md)",
+          SniffGeneric, ReadGenericFiles};
+}
+
+}  // namespace macroscope::csv

@@ -1,0 +1,320 @@
+#include "formats/csv/dump_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+#include <queue>
+
+#include "formats/csv/table.h"
+#include "util/error.h"
+
+namespace macroscope::csv {
+
+namespace {
+
+// Columns of each kind of line, as pj_dump writes them without -u.
+constexpr size_t kContainerColumns = 7, kStateColumns = 8, kEventColumns = 5, kVariableColumns = 7,
+                 kLinkColumns = 10;
+
+// pj_dump's container times: ostream's default, %g with 6 significant digits.
+std::string General(double v) {
+  char text[64];
+  auto r = std::to_chars(text, text + sizeof text, v, std::chars_format::general, 6);
+  return std::string(text, r.ptr);
+}
+
+class DumpParser {
+ public:
+  explicit DumpParser(Trace& trace) : table_(trace) { table_.levels_given = true; }
+  void AddFile(std::string_view text, const std::string& name);
+  void Build(const paje::SimulatorOptions& options);
+  uint64_t lines() const { return lines_; }
+
+ private:
+  void Line(std::string_view line);
+  void ContainerLine();
+  void EntityLine(TypeKind kind, size_t columns);
+  double Time(std::string_view text);
+  // The trace end: the latest entity time (container times are rounded).
+  void Last(double t) {
+    if (!any_time_ || t > last_) last_ = t;
+    any_time_ = true;
+  }
+  uint32_t Container(std::string_view name);
+  void Rank();
+  [[noreturn]] void Fail(std::string_view message) const { table_.Fail(at_, message); }
+
+  Table table_;
+  Source at_;
+  std::vector<std::string_view> f_;
+  uint64_t lines_ = 0;
+  // The clock: unknown until the root container's line; then either
+  // pj_dump's seconds (doubles) or exact ticks of the printed decimals.
+  bool clock_known_ = false, whole_ticks_ = false;
+  TimeBase base_;
+  std::string root_name_ = "0";
+  double last_ = 0, root_end_ = 0;
+  std::string root_end_text_;
+  bool any_time_ = false;
+  std::vector<std::string> end_texts_;  // per container: its End column
+  struct PendingLink {
+    uint32_t entity;
+    std::string start, end;
+  };
+  std::vector<PendingLink> links_;
+};
+
+void DumpParser::AddFile(std::string_view text, const std::string& name) {
+  at_ = {static_cast<uint32_t>(table_.files.size()), 0};
+  table_.files.push_back(name);
+  while (!text.empty()) {
+    size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    ++at_.line;
+    Line(line);
+  }
+}
+
+void DumpParser::Line(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.empty()) return;
+  ++lines_;
+  SplitFields(line, f_);
+  const std::string_view kind = f_[0];
+  // -h: one column-name line per kind.
+  if (f_.size() > 1 && (f_[1] == "Parent" || (kind != "Container" && f_[1] == "Container"))) return;
+  if (kind == "Container") return ContainerLine();
+  if (kind == "State") return EntityLine(TypeKind::kState, kStateColumns);
+  if (kind == "Event") return EntityLine(TypeKind::kEvent, kEventColumns);
+  if (kind == "Variable") return EntityLine(TypeKind::kVariable, kVariableColumns);
+  if (kind == "Link") return EntityLine(TypeKind::kLink, kLinkColumns);
+  Fail("unknown kind of line '" + std::string(kind) + "' (Container, State, Event, Variable or Link)");
+}
+
+double DumpParser::Time(std::string_view text) {
+  double t = 0;
+  if (whole_ticks_) {
+    int64_t ticks = 0;
+    if (!ParseClockTicks(base_, text, ticks)) Fail("bad number '" + std::string(text) + "'");
+    const std::string where = table_.files[at_.file] + ":" + std::to_string(at_.line);
+    CheckWholeTicks(ticks - base_.origin, where);
+    t = static_cast<double>(ticks - base_.origin);
+  } else {
+    auto r = std::from_chars(text.data(), text.data() + text.size(), t);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || text.empty())
+      Fail("bad number '" + std::string(text) + "'");
+  }
+  return t;
+}
+
+void DumpParser::ContainerLine() {
+  if (f_.size() != kContainerColumns)
+    Fail("a Container line has " + std::to_string(kContainerColumns) + " columns, this one " +
+         std::to_string(f_.size()) + " (user fields, -u, are not read back)");
+  const std::string_view parent = f_[1], type = f_[2], start = f_[3], end = f_[4], name = f_[6];
+  if (!clock_known_) {
+    // The root container comes first: its start says how times are printed.
+    clock_known_ = true;
+    size_t point = start.find('.');
+    if (point != std::string_view::npos) {
+      const size_t decimals = start.size() - point - 1;
+      if (decimals > 12) Fail("times with more than 12 decimals");
+      whole_ticks_ = true;
+      base_.den = 1;
+      for (size_t i = 0; i < decimals; ++i) base_.den *= 10;
+      base_.whole_ticks = true;
+      int64_t origin = 0;
+      if (!ParseClockTicks(base_, start, origin)) Fail("bad number '" + std::string(start) + "'");
+      base_.origin = origin;
+    }
+    if (parent == name) {  // the root: "Container, 0, 0, 0, END, END, 0"
+      root_name_ = std::string(name);
+      root_end_ = Time(end);
+      root_end_text_ = std::string(end);
+      if (whole_ticks_) Last(root_end_);  // exact: the trace end
+      return;
+    }
+  }
+  const uint32_t p = parent == root_name_ ? kNone : Container(parent);
+  const uint32_t parent_type = p == kNone ? kNone : table_.containers[p].type;
+  TableContainer c{.name = std::string(name), .type = table_.TypeNamed(type, TypeKind::kContainer, parent_type, at_),
+                   .parent = p, .start = Time(start), .end = Time(end), .rank = kNone, .source = at_};
+  if (c.end < c.start) Fail("end before start");
+  end_texts_.emplace_back(end);
+  table_.AddContainer(std::move(c));
+}
+
+uint32_t DumpParser::Container(std::string_view name) {
+  if (name == root_name_) return kNone;
+  uint32_t c = table_.ContainerNamed(name);
+  if (c == kNone) Fail("unknown container '" + std::string(name) + "'");
+  return c;
+}
+
+void DumpParser::EntityLine(TypeKind kind, size_t columns) {
+  if (f_.size() != columns)
+    Fail(std::string(kind == TypeKind::kEvent ? "an " : "a ") + std::string(f_[0]) + " line has " + std::to_string(columns) + " columns, this one " +
+         std::to_string(f_.size()) + " (user fields, -u, are not read back)");
+  TableEntity e{.kind = kind, .container = Container(f_[1]), .source = at_};
+  const uint32_t container_type = e.container == kNone ? kNone : table_.containers[e.container].type;
+  e.type = table_.TypeNamed(f_[2], kind, container_type, at_);
+  e.start = e.end = Time(f_[3]);
+  if (kind != TypeKind::kEvent) {
+    e.end = Time(f_[4]);
+    // pj_dump prints states ending before they start (a pop older than its push).
+    if (e.end < e.start && kind != TypeKind::kState) Fail("end before start");
+  }
+  Last(e.start);
+  Last(e.end);
+  auto number = [&](std::string_view text) {
+    double v = 0;
+    auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || text.empty())
+      Fail("bad number '" + std::string(text) + "'");
+    return v;
+  };
+  switch (kind) {
+    case TypeKind::kState: {
+      const double level = number(f_[6]);
+      if (level < 0 || level > 65535 || level != static_cast<double>(static_cast<uint32_t>(level)))
+        Fail("bad imbrication '" + std::string(f_[6]) + "'");
+      e.level = static_cast<uint32_t>(level);
+      e.value = table_.Intern(f_[7]);
+      break;
+    }
+    case TypeKind::kEvent: e.value = table_.Intern(f_[4]); break;
+    case TypeKind::kVariable: e.number = number(f_[6]); break;
+    case TypeKind::kLink:
+      e.value = table_.Intern(f_[6]);
+      e.key = table_.Intern(f_[9]);
+      links_.push_back({static_cast<uint32_t>(table_.entities.size()), std::string(f_[7]), std::string(f_[8])});
+      break;
+    case TypeKind::kContainer: break;
+  }
+  table_.entities.push_back(e);
+}
+
+// The dump lists a container's types in identifier order and its
+// children in reverse identifier order (pj_dump's walk), but prints
+// names only. Where names sort otherwise (the trace had aliases), the
+// rebuilt types and containers get aliases that sort like the lines came.
+void DumpParser::Rank() {
+  auto& types = table_.types;
+  auto& containers = table_.containers;
+  // Types: "a before b" from each container's entity types in line order
+  // and its children's container types in reverse line order.
+  std::vector<std::vector<uint32_t>> after(types.size());
+  std::vector<uint32_t> before_count(types.size(), 0);
+  auto precede = [&](uint32_t a, uint32_t b) {
+    if (a == b) return;
+    after[a].push_back(b);
+    ++before_count[b];
+  };
+  std::vector<uint32_t> last_entity_type(containers.size() + 1, kNone), last_child_type(containers.size() + 1, kNone);
+  auto slot = [&](uint32_t c) { return c == kNone ? containers.size() : c; };
+  for (const TableEntity& e : table_.entities) {
+    uint32_t& last = last_entity_type[slot(e.container)];
+    if (last != e.type) precede(last == kNone ? e.type : last, e.type);
+    last = e.type;
+  }
+  for (const TableContainer& c : containers) {
+    uint32_t& last = last_child_type[slot(c.parent)];
+    if (last != c.type && last != kNone) precede(c.type, last);
+    last = c.type;
+  }
+  bool names_agree = true;
+  for (uint32_t a = 0; a < types.size(); ++a)
+    for (uint32_t b : after[a]) names_agree = names_agree && types[a].name < types[b].name;
+  if (!names_agree) {
+    // Kahn's order, ties by first appearance; a cycle (lines not in
+    // pj_dump's order) leaves the names alone.
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
+    for (uint32_t t = 0; t < types.size(); ++t)
+      if (before_count[t] == 0) ready.push(t);
+    std::vector<uint32_t> order;
+    while (!ready.empty()) {
+      uint32_t t = ready.top();
+      ready.pop();
+      order.push_back(t);
+      for (uint32_t b : after[t])
+        if (--before_count[b] == 0) ready.push(b);
+    }
+    if (order.size() == types.size())
+      for (uint32_t r = 0; r < order.size(); ++r) types[order[r]].rank = r;
+  }
+  // Containers: siblings of one type come in reverse identifier order.
+  std::unordered_map<uint64_t, uint32_t> last_sibling;
+  bool reversed = true;
+  for (uint32_t i = 0; i < containers.size(); ++i) {
+    const uint64_t group = (static_cast<uint64_t>(containers[i].parent) << 32) | containers[i].type;
+    auto [it, added] = last_sibling.try_emplace(group, i);
+    if (!added && !(containers[i].name < containers[it->second].name)) reversed = false;
+    it->second = i;
+  }
+  if (!reversed)
+    for (uint32_t i = 0; i < containers.size(); ++i)
+      containers[i].rank = static_cast<uint32_t>(containers.size() - i);
+}
+
+void DumpParser::Build(const paje::SimulatorOptions& options) {
+  Trace& trace = table_.trace();
+  trace.SetTimeBase(base_);
+  // pj_dump's seconds: the root's End, to 6 digits, tells the trace end
+  // from an entity that pj_dump printed past it.
+  if (!any_time_ || (!whole_ticks_ && !root_end_text_.empty() && General(last_) != root_end_text_)) last_ = root_end_;
+  for (const PendingLink& link : links_) {
+    TableEntity& e = table_.entities[link.entity];
+    at_ = e.source;
+    e.start_container = Container(link.start);
+    e.end_container = Container(link.end);
+    TableType& type = table_.types[e.type];
+    auto type_of = [&](uint32_t c) { return c == kNone ? kNone : table_.containers[c].type; };
+    if (type.start_type == kNone && type.end_type == kNone) {
+      type.start_type = type_of(e.start_container);
+      type.end_type = type_of(e.end_container);
+    }
+  }
+  // A container's End is its destruction, or the trace end when it lived
+  // to it. pj_dump prints it with 6 significant digits: the exact time is
+  // that of its last entity when it prints the same.
+  std::vector<double> last_end(table_.containers.size(), -1);
+  for (const TableEntity& e : table_.entities)
+    if (e.container != kNone) last_end[e.container] = std::max(last_end[e.container], e.end);
+  for (uint32_t i = 0; i < table_.containers.size(); ++i) {
+    TableContainer& c = table_.containers[i];
+    if (whole_ticks_) {
+      if (c.end == last_) c.end = -1;
+    } else if (end_texts_[i] == General(last_)) {
+      c.end = -1;
+    } else if (last_end[i] >= 0 && General(last_end[i]) == end_texts_[i]) {
+      c.end = last_end[i];
+    }
+  }
+  Rank();
+  Simulate(table_, last_, options);
+}
+
+}  // namespace
+
+ReadCounts ReadDumpText(std::string_view text, const std::string& name, Trace& trace,
+                        const paje::SimulatorOptions& options) {
+  DumpParser parser(trace);
+  parser.AddFile(text, name);
+  parser.Build(options);
+  return {parser.lines(), text.size()};
+}
+
+ReadCounts ReadDump(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& options) {
+  DumpParser parser(trace);
+  std::vector<std::unique_ptr<MappedFile>> mapped;  // alive until the table is simulated
+  ReadCounts counts;
+  counts.bytes = MapFiles(files, mapped, [&](std::string_view text, const std::string& name) { parser.AddFile(text, name); });
+  parser.Build(options);
+  counts.lines = parser.lines();
+  return counts;
+}
+
+bool LooksLikeDump(std::string_view head) { return head.starts_with("Container, "); }
+
+}  // namespace macroscope::csv

@@ -1,0 +1,471 @@
+#include "formats/paraver/paraver_reader.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/paraver/paraver_lines.h"
+#include "formats/paraver/paraver_names.h"
+#include "util/error.h"
+#include "util/mapped_file.h"
+
+namespace macroscope::paraver {
+
+namespace {
+
+using paje::SimulationError;
+using paje::Simulator;
+
+// More objects than this in a header is taken for a damaged one: each
+// thread becomes a container before the first record is read.
+constexpr uint64_t kMaxThreads = uint64_t{1} << 20;
+
+struct Task {
+  uint64_t threads = 0;
+  uint64_t node = 0;
+};
+
+struct Header {
+  uint64_t duration = 0;
+  TimeBase base;
+  std::vector<std::vector<Task>> appls;  // per application, its tasks
+};
+
+// `s` split at `sep` outside parentheses.
+std::vector<std::string_view> SplitTop(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  size_t from = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    else if (s[i] == ')') --depth;
+    else if (s[i] == sep && depth == 0) {
+      out.push_back(s.substr(from, i - from));
+      from = i + 1;
+    }
+  }
+  out.push_back(s.substr(from));
+  return out;
+}
+
+// "N(list)" -> N and list; "N" alone -> N and an empty list. `rest`: what
+// follows the closing parenthesis.
+bool CountAndList(std::string_view s, uint64_t& count, std::string_view& list, std::string_view& rest) {
+  const size_t open = s.find('(');
+  if (open == std::string_view::npos) {
+    list = rest = {};
+    return ParseUnsigned(s, count);
+  }
+  const size_t close = s.find(')', open);
+  if (close == std::string_view::npos || !ParseUnsigned(s.substr(0, open), count)) return false;
+  list = s.substr(open + 1, close - open - 1);
+  rest = s.substr(close + 1);
+  return true;
+}
+
+// #Paraver (dd/mm/yy at hh:mm):ftime[_unit]:nNodes(cpus,...):nAppl:appl:appl...
+// where appl is nTasks(threads:node,...)[,nCommunicators].
+Header ParseHeader(std::string_view line, const std::string& file) {
+  auto fail = [&](const std::string& what) { ThrowAt(file, 1, "Paraver header: " + what); };
+  Header h;
+  const std::string_view dated = line.starts_with("#Paraver") ? Trim(line.substr(8)) : std::string_view();
+  const size_t close = dated.find(')');
+  if (!dated.starts_with('(') || close == std::string_view::npos || close + 1 >= dated.size() || dated[close + 1] != ':')
+    fail("expected '#Paraver (date):duration:nodes:applications'");
+  const std::vector<std::string_view> fields = SplitTop(dated.substr(close + 2), ':');
+  if (fields.size() < 3) fail("expected duration:nodes:applications after the date");
+
+  // Duration and unit. Without a unit Paraver reads microseconds.
+  std::string_view duration = fields[0];
+  h.base = {.num = 1, .den = 1000000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
+  if (const size_t u = duration.find('_'); u != std::string_view::npos) {
+    const std::string_view unit = duration.substr(u + 1);
+    if (unit == "ns") h.base.den = 1000000000;
+    else if (unit == "us") h.base.den = 1000000;
+    else if (unit == "ms") h.base.den = 1000;
+    else fail("unknown time unit '" + std::string(unit) + "' (ns, us or ms)");
+    duration = duration.substr(0, u);
+  }
+  if (!ParseUnsigned(duration, h.duration)) fail("the duration '" + std::string(fields[0]) + "' is not a number");
+  CheckWholeTicks(static_cast<int64_t>(std::min<uint64_t>(h.duration, INT64_MAX)), file + ":1");
+
+  uint64_t nodes = 0;
+  std::string_view list, rest;
+  if (!CountAndList(fields[1], nodes, list, rest) || !rest.empty())
+    fail("expected nodes as N(cpus,...), not '" + std::string(fields[1]) + "'");
+  if (!list.empty()) {
+    const auto cpus = SplitTop(list, ',');
+    uint64_t n = 0;
+    for (std::string_view c : cpus)
+      if (!ParseUnsigned(c, n)) fail("the CPUs of a node '" + std::string(c) + "' are not a number");
+    if (cpus.size() != nodes) fail("nodes announced " + std::to_string(nodes) + ", CPUs given for " + std::to_string(cpus.size()));
+  }
+
+  uint64_t appls = 0;
+  if (!ParseUnsigned(fields[2], appls)) fail("the number of applications '" + std::string(fields[2]) + "' is not a number");
+  if (fields.size() - 3 != appls)
+    fail("announces " + std::to_string(appls) + " application(s) and describes " + std::to_string(fields.size() - 3));
+  uint64_t threads = 0;
+  for (size_t a = 3; a < fields.size(); ++a) {
+    uint64_t ntasks = 0;
+    if (!CountAndList(fields[a], ntasks, list, rest) || list.empty())
+      fail("expected an application as nTasks(threads:node,...), not '" + std::string(fields[a]) + "'");
+    uint64_t communicators = 0;
+    if (!rest.empty() && (rest.front() != ',' || !ParseUnsigned(rest.substr(1), communicators)))
+      fail("expected ',<communicators>' after an application, not '" + std::string(rest) + "'");
+    std::vector<Task>& tasks = h.appls.emplace_back();
+    for (std::string_view t : SplitTop(list, ',')) {
+      const size_t colon = t.find(':');
+      Task task;
+      if (colon == std::string_view::npos || !ParseUnsigned(t.substr(0, colon), task.threads) ||
+          !ParseUnsigned(t.substr(colon + 1), task.node) || task.threads == 0)
+        fail("expected a task as threads:node, not '" + std::string(t) + "'");
+      threads += task.threads;
+      if (threads > kMaxThreads) fail("more than " + std::to_string(kMaxThreads) + " threads");
+      tasks.push_back(task);
+    }
+    if (tasks.size() != ntasks)
+      fail("an application announces " + std::to_string(ntasks) + " task(s) and describes " + std::to_string(tasks.size()));
+  }
+  return h;
+}
+
+struct OpenState {
+  double end;
+};
+
+class Importer {
+ public:
+  Importer(Trace& trace, const paje::SimulatorOptions& simulation, std::string file)
+      : trace_(trace), sim_(trace, simulation), file_(std::move(file)) {}
+
+  void Read(std::string_view prv, const PcfNames& pcf, const RowNames& row, const std::string& pcf_name,
+            const std::string& row_name, MappedFile* mapped);
+  ReadReport report;
+
+ private:
+  StringId S(std::string_view s) { return trace_.strings().Intern(s); }
+  [[noreturn]] void Fail(const std::string& what) const { ThrowAt(file_, line_, what); }
+  double Time(std::string_view field, const char* what);
+  uint64_t Number(std::string_view field, const char* what);
+  uint32_t Thread(const std::vector<std::string_view>& f, size_t at);
+  void Define(const PcfNames& pcf, const std::string& pcf_name);
+  void CreateContainers(const RowNames& row, const std::string& row_name);
+  StringId EventType(uint64_t type);
+  void Communicator(const std::vector<std::string_view>& f);
+  void Split(std::string_view line);  // into fields_, at every ':'
+  void Record(std::string_view line);
+  void PopUntil(uint32_t thread, double time);
+
+  Trace& trace_;
+  Simulator sim_;
+  std::string file_;
+  uint64_t line_ = 1;
+  Header header_;
+  const PcfNames* pcf_ = nullptr;
+  std::string pcf_name_;
+  std::vector<std::vector<uint32_t>> first_thread_;  // [appl][task] -> global index of its thread 1
+  std::vector<StringId> thread_ids_;                  // global thread index -> container identifier
+  std::vector<std::vector<OpenState>> open_;          // global thread index -> states open, outermost first
+  std::vector<std::vector<ExtraField>> communicators_;  // per application, before the containers exist
+  std::unordered_map<uint64_t, StringId> event_types_;
+  std::vector<std::string_view> fields_;
+  double last_ = 0;
+  uint64_t links_ = 0;
+  StringId k_state_ = S("STATE"), k_comm_ = S("COMM"), k_root_ = S("0");
+};
+
+double Importer::Time(std::string_view field, const char* what) {
+  uint64_t t = Number(field, what);
+  CheckWholeTicks(static_cast<int64_t>(std::min<uint64_t>(t, INT64_MAX)), file_ + ":" + std::to_string(line_));
+  const double time = static_cast<double>(t);
+  last_ = std::max(last_, time);
+  return time;
+}
+
+uint64_t Importer::Number(std::string_view field, const char* what) {
+  uint64_t n = 0;
+  if (!ParseUnsigned(field, n)) Fail(std::string("the ") + what + " '" + std::string(field) + "' is not a number");
+  return n;
+}
+
+// The global index of the thread named by fields at, at+1, at+2 (appl, task, thread).
+uint32_t Importer::Thread(const std::vector<std::string_view>& f, size_t at) {
+  const uint64_t appl = Number(f[at], "application"), task = Number(f[at + 1], "task"),
+                 thread = Number(f[at + 2], "thread");
+  if (appl == 0 || appl > header_.appls.size()) Fail("no application " + std::to_string(appl) + " in the header");
+  const auto& tasks = header_.appls[appl - 1];
+  if (task == 0 || task > tasks.size())
+    Fail("no task " + std::to_string(task) + " in application " + std::to_string(appl));
+  if (thread == 0 || thread > tasks[task - 1].threads)
+    Fail("no thread " + std::to_string(thread) + " in task " + std::to_string(appl) + "." + std::to_string(task));
+  return first_thread_[appl - 1][task - 1] + static_cast<uint32_t>(thread - 1);
+}
+
+void Importer::Define(const PcfNames& pcf, const std::string& pcf_name) {
+  pcf_ = &pcf;
+  pcf_name_ = pcf_name;
+  trace_.SetTimeBase(header_.base);  // known from the start: a sink sees it from the first hand-over
+  sim_.DefineContainerType(k_root_, S("Application"), S("APPL"));
+  sim_.DefineContainerType(S("APPL"), S("Task"), S("TASK"));
+  sim_.DefineContainerType(S("TASK"), S("Thread"), S("THREAD"));
+  sim_.DefineEntityType(TypeKind::kState, S("THREAD"), S("State"), k_state_, kEmptyString);
+  sim_.DefineLinkType(k_root_, S("THREAD"), S("THREAD"), S("Communication"), k_comm_);
+  for (const auto& [number, label] : pcf.states) {
+    auto color = pcf.colors.find(number);
+    try {
+      sim_.DefineValue(k_state_, S(label.text), S(std::to_string(number)),
+                       color == pcf.colors.end() ? kEmptyString : S(color->second));
+    } catch (const SimulationError& e) {
+      ThrowAt(pcf_name, label.line, e.what());
+    }
+  }
+}
+
+void Importer::CreateContainers(const RowNames& row, const std::string& row_name) {
+  // Names from the .row when it has the level, else as Paraver shows them.
+  auto names = [&](const char* level, size_t count) -> const std::vector<std::string>* {
+    auto it = row.levels.find(level);
+    if (it == row.levels.end()) return nullptr;
+    if (it->second.names.size() != count)
+      ThrowAt(row_name, it->second.line, "LEVEL " + std::string(level) + " names " +
+                                             std::to_string(it->second.names.size()) + " object(s), the trace has " +
+                                             std::to_string(count));
+    return &it->second.names;
+  };
+  size_t ntasks = 0, nthreads = 0;
+  for (const auto& tasks : header_.appls) {
+    ntasks += tasks.size();
+    for (const Task& t : tasks) nthreads += t.threads;
+  }
+  const auto* appl_names = names("APPL", header_.appls.size());
+  const auto* task_names = names("TASK", ntasks);
+  const auto* thread_names = names("THREAD", nthreads);
+  const StringId k_node = S("node");
+  size_t task_index = 0;
+  for (size_t a = 0; a < header_.appls.size(); ++a) {
+    const std::string appl = std::to_string(a + 1);
+    const StringId appl_id = S(appl);
+    sim_.CreateContainer(0, S("APPL"), k_root_, S(appl_names ? (*appl_names)[a] : "APPL " + appl), appl_id,
+                         communicators_[a]);
+    first_thread_.emplace_back();
+    for (size_t t = 0; t < header_.appls[a].size(); ++t, ++task_index) {
+      const std::string task = appl + "." + std::to_string(t + 1);
+      const StringId task_id = S(task);
+      const ExtraField node{k_node, S(std::to_string(header_.appls[a][t].node))};
+      sim_.CreateContainer(0, S("TASK"), appl_id, S(task_names ? (*task_names)[task_index] : "TASK " + task), task_id,
+                           paje::Extras(&node, 1));
+      first_thread_.back().push_back(static_cast<uint32_t>(thread_ids_.size()));
+      for (uint64_t th = 0; th < header_.appls[a][t].threads; ++th) {
+        const std::string thread = task + "." + std::to_string(th + 1);
+        const StringId thread_id = S(thread);
+        sim_.CreateContainer(0, S("THREAD"), task_id,
+                             S(thread_names ? (*thread_names)[thread_ids_.size()] : "THREAD " + thread), thread_id, {});
+        thread_ids_.push_back(thread_id);
+      }
+    }
+  }
+  open_.resize(thread_ids_.size());
+}
+
+// The model type of a Paraver event type, defined when first met, with the
+// .pcf's names for it and its values.
+StringId Importer::EventType(uint64_t type) {
+  auto [it, added] = event_types_.emplace(type, kEmptyString);
+  if (!added) return it->second;
+  const std::string number = std::to_string(type);
+  it->second = S(number);
+  auto pcf = pcf_->event_types.find(type);
+  const bool named = pcf != pcf_->event_types.end() && !pcf->second.label.text.empty();
+  sim_.DefineEntityType(TypeKind::kEvent, S("THREAD"), S(named ? pcf->second.label.text : "Event type " + number),
+                        it->second, kEmptyString);
+  if (pcf != pcf_->event_types.end())
+    for (const auto& [value, label] : pcf->second.values) try {
+        sim_.DefineValue(it->second, S(label.text), S(std::to_string(value)), kEmptyString);
+      } catch (const SimulationError& e) {
+        ThrowAt(pcf_name_, label.line, e.what());
+      }
+  return it->second;
+}
+
+// c:appl:id:ntasks:task:task... -> the application's user field
+// "communicator_<id>" listing its tasks (space-separated).
+void Importer::Communicator(const std::vector<std::string_view>& f) {
+  if (f.size() < 4) Fail("a communicator needs c:application:id:tasks:task...");
+  const uint64_t appl = Number(f[1], "application"), id = Number(f[2], "communicator"), n = Number(f[3], "task count");
+  if (appl == 0 || appl > header_.appls.size()) Fail("no application " + std::to_string(appl) + " in the header");
+  if (n != f.size() - 4) Fail("a communicator announces " + std::to_string(n) + " task(s) and lists " + std::to_string(f.size() - 4));
+  std::string tasks;
+  for (size_t i = 4; i < f.size(); ++i) {
+    const uint64_t task = Number(f[i], "task");
+    if (task == 0 || task > header_.appls[appl - 1].size())
+      Fail("no task " + std::to_string(task) + " in application " + std::to_string(appl));
+    tasks += (tasks.empty() ? "" : " ") + std::to_string(task);
+  }
+  communicators_[appl - 1].push_back({S("communicator_" + std::to_string(id)), S(tasks)});
+  report.communicators++;
+}
+
+// Ends the states of `thread` that end by `time`, innermost first.
+void Importer::PopUntil(uint32_t thread, double time) {
+  auto& open = open_[thread];
+  while (!open.empty() && open.back().end <= time) {
+    sim_.PopState(open.back().end, k_state_, thread_ids_[thread], {});
+    open.pop_back();
+  }
+}
+
+void Importer::Split(std::string_view line) {
+  fields_.clear();
+  for (size_t from = 0;;) {
+    const size_t colon = line.find(':', from);
+    fields_.push_back(line.substr(from, colon - from));
+    if (colon == std::string_view::npos) return;
+    from = colon + 1;
+  }
+}
+
+void Importer::Record(std::string_view line) {
+  Split(line);
+  const std::vector<std::string_view>& f = fields_;
+  report.records++;
+  const std::string_view kind = f[0];
+  if (kind == "1") {  // 1:cpu:appl:task:thread:begin:end:state
+    if (f.size() != 8) Fail("a state record has 8 fields (1:cpu:appl:task:thread:begin:end:state), not " + std::to_string(f.size()));
+    Number(f[1], "cpu");
+    const uint32_t thread = Thread(f, 2);
+    const double begin = Time(f[5], "begin time"), end = Time(f[6], "end time");
+    const uint64_t state = Number(f[7], "state");
+    if (end < begin) Fail("the state ends (" + std::string(f[6]) + ") before it begins (" + std::string(f[5]) + ")");
+    PopUntil(thread, begin);
+    auto& open = open_[thread];
+    if (!open.empty() && end > open.back().end)
+      Fail("the state [" + std::string(f[5]) + ", " + std::string(f[6]) +
+           "] overlaps a state of its thread that ends inside it, without nesting in it");
+    sim_.PushState(begin, k_state_, thread_ids_[thread], S(std::to_string(state)), {});
+    open.push_back({end});
+    report.states++;
+  } else if (kind == "2") {  // 2:cpu:appl:task:thread:time:type:value[:type:value...]
+    if (f.size() < 8 || f.size() % 2 != 0)
+      Fail("an event record has 2:cpu:appl:task:thread:time and type:value pairs, not " + std::to_string(f.size()) + " fields");
+    Number(f[1], "cpu");
+    const uint32_t thread = Thread(f, 2);
+    const double time = Time(f[5], "time");
+    for (size_t i = 6; i < f.size(); i += 2) {
+      const StringId type = EventType(Number(f[i], "event type"));
+      const uint64_t value = Number(f[i + 1], "event value");
+      sim_.NewEvent(time, type, thread_ids_[thread], S(std::to_string(value)), {});
+      report.events++;
+    }
+  } else if (kind == "3") {
+    // 3:cpu:appl:task:thread:logical send:physical send:cpu:appl:task:thread:logical recv:physical recv:size:tag
+    if (f.size() != 15) Fail("a communication record has 15 fields, not " + std::to_string(f.size()));
+    Number(f[1], "cpu");
+    Number(f[7], "cpu");
+    const uint32_t from = Thread(f, 2), to = Thread(f, 8);
+    const double logical_send = Time(f[5], "logical send time");
+    const double send = Time(f[6], "physical send time");
+    const double logical_recv = Time(f[11], "logical receive time");
+    const double recv = Time(f[12], "physical receive time");
+    const uint64_t size = Number(f[13], "size"), tag = Number(f[14], "tag");
+    const StringId key = S(std::to_string(++links_));
+    const ExtraField start[] = {{S("logical_send"), S(std::to_string(static_cast<uint64_t>(logical_send)))},
+                                {S("size"), S(std::to_string(size))}};
+    const ExtraField end[] = {{S("logical_recv"), S(std::to_string(static_cast<uint64_t>(logical_recv)))}};
+    const StringId value = S(std::to_string(tag));
+    sim_.StartLink(send, k_comm_, k_root_, thread_ids_[from], value, key, start);
+    sim_.EndLink(recv, k_comm_, k_root_, thread_ids_[to], value, key, end);
+    report.communications++;
+  } else if (kind == "c") {
+    Fail("a communicator (c) after the first record: they follow the header");
+  } else {
+    Fail("unknown record kind '" + std::string(kind) + "' (1 state, 2 event, 3 communication, c communicator)");
+  }
+}
+
+void Importer::Read(std::string_view prv, const PcfNames& pcf, const RowNames& row, const std::string& pcf_name,
+                    const std::string& row_name, MappedFile* mapped) {
+  Lines lines(prv);
+  std::string_view line;
+  if (!lines.Next(line)) ThrowAt(file_, 1, "empty file: not a Paraver trace");
+  header_ = ParseHeader(line, file_);
+  report.bytes = prv.size();
+  communicators_.resize(header_.appls.size());
+  bool started = false;
+  constexpr size_t kReleaseStep = size_t{16} << 20;  // let go of the parsed text in steps
+  size_t released = 0;
+  try {
+    Define(pcf, pcf_name);
+    while (lines.Next(line)) {
+      line_ = lines.line();
+      if (line.empty() || line.front() == '#') continue;  // comments (Extrae writes some)
+      if (!started && line.starts_with("c:")) {
+        Split(line);
+        report.records++;
+        Communicator(fields_);
+        continue;
+      }
+      if (!started) {
+        CreateContainers(row, row_name);
+        started = true;
+      }
+      Record(line);
+      if (mapped && lines.offset() - released >= kReleaseStep) {
+        mapped->Release(lines.offset());
+        released = lines.offset();
+      }
+    }
+    line_ = lines.line();
+    if (!started) CreateContainers(row, row_name);
+    for (uint32_t t = 0; t < open_.size(); ++t) PopUntil(t, last_);
+    last_ = std::max(last_, static_cast<double>(header_.duration));
+    sim_.Finish(last_);
+  } catch (const SimulationError& e) {
+    Fail(e.what());
+  }
+  trace_.SetTimeSpan(0, last_);
+}
+
+}  // namespace
+
+std::string CompanionFile(const std::string& prv, std::string_view extension) {
+  const bool has = prv.size() > 4 && prv.compare(prv.size() - 4, 4, ".prv") == 0;
+  return (has ? prv.substr(0, prv.size() - 4) : prv) + "." + std::string(extension);
+}
+
+ReadReport ReadParaverText(std::string_view prv, std::string_view pcf, std::string_view row, const std::string& name,
+                           Trace& trace, const paje::SimulatorOptions& simulation) {
+  const std::string pcf_name = CompanionFile(name, "pcf"), row_name = CompanionFile(name, "row");
+  const PcfNames names = ParsePcf(pcf, pcf_name);
+  const RowNames rows = ParseRow(row, row_name);
+  Importer importer(trace, simulation, name);
+  importer.Read(prv, names, rows, pcf_name, row_name, nullptr);
+  return importer.report;
+}
+
+ReadReport ReadParaver(const std::string& prv, Trace& trace, const paje::SimulatorOptions& simulation) {
+  // A companion is read when it exists; one that exists and cannot be read is an error.
+  auto companion = [&](std::string_view extension) -> std::unique_ptr<MappedFile> {
+    const std::string path = CompanionFile(prv, extension);
+    struct stat st {};
+    if (path == prv || stat(path.c_str(), &st) != 0) return nullptr;
+    return std::make_unique<MappedFile>(path);
+  };
+  MappedFile text(prv);
+  const auto pcf = companion("pcf"), row = companion("row");
+  const std::string pcf_name = CompanionFile(prv, "pcf"), row_name = CompanionFile(prv, "row");
+  const PcfNames names = pcf ? ParsePcf(pcf->bytes(), pcf_name) : PcfNames{};
+  const RowNames rows = row ? ParseRow(row->bytes(), row_name) : RowNames{};
+  Importer importer(trace, simulation, prv);
+  importer.Read(text.bytes(), names, rows, pcf_name, row_name, &text);
+  return importer.report;
+}
+
+// "#Paraver (": a header whose rest is damaged is still Paraver's, refused with its reason.
+bool LooksLikeParaver(std::string_view head) { return head.starts_with("#Paraver ") || head.starts_with("#Paraver("); }
+
+}  // namespace macroscope::paraver
