@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,21 @@ struct ReadOptions {
   // already their events).
   bool events_only = false;
 };
+
+// The simulator options a non-Pajé reader takes from `options`: the sink
+// and its drain interval (the Pajé flags -z, -i are Pajé's own).
+inline paje::SimulatorOptions StreamingSimulation(const ReadOptions& options) {
+  paje::SimulatorOptions simulation;
+  simulation.sink = options.sink;
+  simulation.drain_interval = options.paje.simulator.drain_interval;
+  return simulation;
+}
+
+// What a reader tolerated, one line each on stderr, naming the (first)
+// file: never a silent drop.
+inline void WarnTolerated(const std::string& file, const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) std::fprintf(stderr, "macroscope: warning: %s: %s\n", file.c_str(), w.c_str());
+}
 
 struct ReadStats {
   uint64_t events = 0;  // records read (lines, OTF2 events, CTF messages, JSON events)

@@ -7,25 +7,18 @@ namespace macroscope::csv {
 
 namespace {
 
-paje::SimulatorOptions Simulation(const formats::ReadOptions& options) {
-  paje::SimulatorOptions simulation;
-  simulation.sink = options.sink;
-  simulation.drain_interval = options.paje.simulator.drain_interval;
-  return simulation;
-}
-
 bool SniffDump(const std::string&, std::string_view head) { return LooksLikeDump(head); }
 bool SniffGeneric(const std::string&, std::string_view head) { return LooksLikeGenericCsv(head); }
 
 formats::ReadStats ReadDumpFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
                                  Trace& trace) {
-  ReadCounts counts = ReadDump(files, trace, Simulation(options));
+  ReadCounts counts = ReadDump(files, trace, formats::StreamingSimulation(options));
   return {counts.lines, counts.bytes};
 }
 
 formats::ReadStats ReadGenericFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
                                     Trace& trace) {
-  ReadCounts counts = ReadGenericCsv(files, trace, Simulation(options));
+  ReadCounts counts = ReadGenericCsv(files, trace, formats::StreamingSimulation(options));
   return {counts.lines, counts.bytes};
 }
 

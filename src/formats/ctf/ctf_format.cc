@@ -1,6 +1,5 @@
 #include "formats/ctf/ctf_format.h"
 
-#include <cstdio>
 #include <string>
 
 #include "formats/ctf/ctf_reader.h"
@@ -19,12 +18,10 @@ bool Sniff(const std::string& path, std::string_view head) {
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   CtfReadOptions ctf;
   ctf.events_only = options.events_only;
-  ctf.simulator.sink = options.sink;
-  ctf.simulator.drain_interval = options.paje.simulator.drain_interval;
+  ctf.simulator = formats::StreamingSimulation(options);
   CtfReadStats s = ReadCtf(files, trace, ctf);
   // Tolerated, never silent: one line on stderr.
-  if (std::string warning = s.overlaps.Warning(); !warning.empty())
-    std::fprintf(stderr, "macroscope: warning: %s: %s\n", files.front().c_str(), warning.c_str());
+  if (std::string warning = s.overlaps.Warning(); !warning.empty()) formats::WarnTolerated(files.front(), {warning});
   return {s.events, s.bytes};
 }
 

@@ -12,10 +12,7 @@ bool Sniff(const std::string&, std::string_view head) { return LooksLikeParaver(
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   // The .pcf and .row are found beside the .prv; two traces do not merge.
   if (files.size() != 1) throw UserError(files[1] + ": Paraver traces are read one at a time (give the .prv only)");
-  paje::SimulatorOptions simulation;
-  simulation.sink = options.sink;
-  simulation.drain_interval = options.paje.simulator.drain_interval;
-  ReadReport report = ReadParaver(files.front(), trace, simulation);
+  ReadReport report = ReadParaver(files.front(), trace, formats::StreamingSimulation(options));
   return {report.records, report.bytes};
 }
 
