@@ -221,12 +221,9 @@ void GenerateNode(const Node& node, int width, const uint64_t* context, std::vec
 std::vector<uint64_t> Generate(const Model& model) {
   std::vector<uint64_t> out;
   out.reserve(static_cast<size_t>(std::max<int64_t>(model.length, 0)));
-  const uint64_t one = 1;
-  Sink sink{out};
-  for (const Node& node : model.phases) Emit(node, 1, &one, INT64_MAX, sink);
-  for (const Exception& e : model.exceptions) {
-    if (e.index >= 0 && static_cast<size_t>(e.index) < out.size()) out[e.index] = e.value;
-  }
+  GenerateInChunks(model, [&](std::span<const uint64_t> values, int64_t) {
+    out.insert(out.end(), values.begin(), values.end());
+  });
   return out;
 }
 
