@@ -76,16 +76,16 @@ fuzz: fuzz-build
 
 # The bundled example: GStreamer's debug log of a video disturbed by
 # stress-ng for a second (docs/case-study-gstreamer.md), as a store; at
-# p = 0.12 over 50 slices (raw qualities, as the workbench uses them: 0.64
+# p = 0.06 over 50 slices (raw qualities, as the workbench uses them: 0.67
 # normalised) the disturbance is a part of its own.
 EXAMPLE   := examples/gstreamer-stressed.store
-EXAMPLE_P := 0.12
+EXAMPLE_P := 0.06
 run: build web
 	$(BUILD)/macroscope info $(EXAMPLE)
 	$(BUILD)/macroscope overview $(EXAMPLE) --no-cache --slices 50 --p $(EXAMPLE_P) -o $(BUILD)/overview.png
 	@echo "overview picture: $(BUILD)/overview.png"
-	@echo "the workbench: open the URL printed below with ?p=$(EXAMPLE_P)&slices=50 appended (Ctrl-C stops the server)"
-	$(BUILD)/macroscope serve $(EXAMPLE)
+	@echo "the workbench: open the URL printed below (Ctrl-C stops the server)"
+	$(BUILD)/macroscope serve $(EXAMPLE) --p $(EXAMPLE_P) --slices 50
 
 bench: build
 	bash bench/dump_vs_pjdump

@@ -1,6 +1,7 @@
 // `macroscope serve`: reads the traces, then serves the web UI and the JSON
 // API of docs/serve.md until SIGINT or SIGTERM.
 #include <atomic>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +31,23 @@ struct ServeArgs {
   server::ServerOptions server;
   std::string token;
   CLI::Option* token_option = nullptr;
+  // The view the printed URL opens (--p, --slices): unset, the workbench's defaults.
+  std::optional<double> p;
+  std::optional<int> slices;
 };
+
+// The query parameters of the workbench's view that --p and --slices ask for.
+std::string InitialView(const ServeArgs& args) {
+  std::string view;
+  auto add = [&view](const std::string& parameter) { view += (view.empty() ? "" : "&") + parameter; };
+  if (args.p) {
+    char p[32];  // the shortest text that reads back as the same double: 0.06, not 0.0599…
+    const auto end = std::to_chars(p, p + sizeof p, *args.p).ptr;
+    add("p=" + std::string(p, end));
+  }
+  if (args.slices) add("slices=" + std::to_string(*args.slices));
+  return view;
+}
 
 void RunServe(ServeArgs& args) {
   if (args.token_option->count() > 0) args.server.token = args.token;
@@ -69,7 +86,8 @@ void RunServe(ServeArgs& args) {
     std::printf("macroscope: the web UI is not built in %s (make web); serving the API only\n",
                 args.server.web_directory.c_str());
   }
-  std::printf("macroscope: serving %zu trace(s) at %s\n", args.files.size(), http.Url().c_str());
+  std::printf("macroscope: serving %zu trace(s) at %s\n", args.files.size(),
+              http.Url(InitialView(args)).c_str());
   std::fflush(stdout);
   http.Run();
   stop.reset();  // the watcher ends before the server it may call goes
@@ -91,6 +109,10 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--web", args->server.web_directory, "Directory of the built web UI")->capture_default_str();
   cmd->add_option("--threads", args->server.threads, "Threads computing an aggregation (0: one per core)")
       ->capture_default_str();
+  cmd->add_option("--p", args->p, "The p the printed URL opens the overview at (default: the quality curves' knee)")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")
+      ->check(CLI::Range(1, 10000));
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] { RunServe(*args); });
 }

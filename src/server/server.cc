@@ -148,13 +148,14 @@ const std::string& Server::token() const { return impl_->token; }
 
 bool Server::web_built() const { return impl_->files.built(); }
 
-std::string Server::Url() const {
+std::string Server::Url(const std::string& view) const {
   const std::string& host = impl_->options.host;
   // An IPv6 literal is written in brackets in a URL.
   const bool v6 = host.find(':') != std::string::npos;
   std::string url = "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(impl_->port) + "/";
-  if (!impl_->token.empty()) url += "?token=" + impl_->token;
-  return url;
+  std::string query = impl_->token.empty() ? "" : "token=" + impl_->token;
+  if (!view.empty()) query += (query.empty() ? "" : "&") + view;
+  return query.empty() ? url : url + "?" + query;
 }
 
 }  // namespace macroscope::server

@@ -45,8 +45,10 @@ class Server {
 
   // The token requests must carry, empty when none is required.
   const std::string& token() const;
-  // "http://HOST:PORT/" (+ "?token=T"), for the start-up line.
-  std::string Url() const;
+  // "http://HOST:PORT/" (+ "?token=T"), for the start-up line. `view`:
+  // more query parameters of the workbench's URL (web/src/state/url.ts),
+  // "p=0.12&slices=50", for the view the link opens.
+  std::string Url(const std::string& view = "") const;
   bool web_built() const;
 
  private:

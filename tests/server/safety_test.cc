@@ -73,6 +73,16 @@ TEST(ServerSafety, GivenTokenIsRequiredEvenOnLoopback) {
   GetJson(*client, "/api/traces?token=s3cret", 200);
 }
 
+// make run opens the example at the p that isolates its disturbance: the
+// printed URL carries the view the workbench reads (web/src/state/url.ts).
+TEST(ServerSafety, PrintedUrlOpensTheAskedView) {
+  ServeProcess plain({kExample, "--p", "0.06", "--slices", "50"});
+  EXPECT_NE(plain.output().find("/?p=0.06&slices=50\n"), std::string::npos) << plain.output();
+  ServeProcess with_token({kExample, "--token", "s3cret", "--p", "0.5"});
+  EXPECT_NE(with_token.output().find("/?token=s3cret&p=0.5\n"), std::string::npos) << with_token.output();
+  EXPECT_EQ(with_token.token(), "s3cret");
+}
+
 class WebDirectory : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -190,6 +200,8 @@ TEST(ServerSafety, BadCommandLines) {
   EXPECT_EQ(exit_code("'" + kExample + "' --port 70000"), 1);
   EXPECT_EQ(exit_code("'" + kExample + "' --host 256.1.1.1 --port 0"), 1);
   EXPECT_EQ(exit_code(""), 1);
+  EXPECT_EQ(exit_code("'" + kExample + "' --p 1.5"), 1);
+  EXPECT_EQ(exit_code("'" + kExample + "' --slices 0"), 1);
 }
 
 }  // namespace

@@ -36,7 +36,9 @@ ServeProcess::ServeProcess(const std::vector<std::string>& args) {
   // Read until the start-up line (or the end of the output: a failure).
   FILE* out = fdopen(pipe_fds[0], "r");
   char line[4096];
-  const std::regex serving(R"(^macroscope: serving \d+ trace\(s\) at http://([^/]+):(\d+)/(\?token=([0-9a-zA-Z]+))?\n$)");
+  // The token, if any, comes first in the query; the view (--p, --slices) after it.
+  const std::regex serving(
+      R"(^macroscope: serving \d+ trace\(s\) at http://([^/]+):(\d+)/(\?token=([0-9a-zA-Z]+))?([?&][^\n]*)?\n$)");
   while (fgets(line, sizeof line, out)) {
     output_ += line;
     std::cmatch m;

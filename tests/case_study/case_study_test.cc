@@ -1,0 +1,186 @@
+// The seed's GStreamer case study (docs/case-study-gstreamer.md) on the two
+// debug logs the fixture case_study.record records (record.sh): a video
+// played undisturbed, and the same with stress-ng hogging its core for a
+// second mid-run. The temporal overview of the perturbed run isolates the
+// stress window as a part of its own, `stats` shows that the encoder and
+// decoder's LOG states take a larger share of the time there, and the
+// undisturbed run has no such part.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace macroscope::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kLogs = CASE_STUDY_LOGS;
+// Slices of about 0.2 s: three frames each, and the scheduler's noise on a
+// loaded machine averaged out.
+constexpr int kSlices = 25;
+// How far the part's boundaries may be from the stress window's (s):
+// stress-ng takes a while to start its twelve workers on a loaded machine
+// (0.07 to 0.51 s measured at a load of 10 on 2 cores), and the pipeline,
+// late by then, a while to catch up with the clock after them (it renders
+// every late frame).
+constexpr double kStartTolerance = 0.75, kCatchUp = 1.0;
+
+#define NEEDS_CASE_STUDY_LOGS()                                                                   \
+  if (!fs::exists(kLogs + "/quiet.log") || !fs::exists(kLogs + "/stressed.log"))                \
+  GTEST_SKIP() << "no case-study logs in " << kLogs                                              \
+               << " (gst-launch-1.0 or stress-ng missing: Debian gstreamer1.0-tools, stress-ng)"
+
+struct Span {
+  double start = 0, end = 0;  // seconds of the GStreamer clock
+  double length() const { return end - start; }
+};
+
+// The stress window as record.sh saw it, in seconds from gst-launch-1.0's
+// start (the log's clock starts a few ms later: within the tolerance).
+Span StressWindow() {
+  Span w;
+  std::ifstream in(kLogs + "/stress-window.txt");
+  in >> w.start >> w.end;
+  EXPECT_TRUE(in) << "cannot read " << kLogs << "/stress-window.txt";
+  return w;
+}
+
+json Run(const std::string& args) {
+  CommandResult r = Macroscope(args);
+  EXPECT_EQ(r.exit_code, 0) << "macroscope " << args << ": " << r.err;
+  return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
+// The model options every aggregation here shares: state time per level
+// over kSlices slices of the whole run, normalised qualities.
+std::string ModelOptions(const std::string& log, const std::string& cache) {
+  return Quote(log) + " --mode temporal --metric state-time --slices " + std::to_string(kSlices) +
+         " --normalize --cache " + Quote(cache);
+}
+
+struct Partition {
+  double p = 0;
+  std::vector<Span> parts;
+  std::vector<std::pair<int, int>> slices;  // each part's first and last slice
+};
+
+Partition PartitionAt(const std::string& options, double p) {
+  char p_text[32];
+  std::snprintf(p_text, sizeof p_text, "%.17g", p);
+  const json j = Run("aggregate " + options + " --p " + p_text);
+  Partition result;
+  result.p = p;
+  if (j.is_null()) return result;
+  // The range is in ticks of the trace's clock: seconds = ticks × N / D.
+  const double n = j["time"]["seconds_per_tick"][0].get<double>();
+  const double d = j["time"]["seconds_per_tick"][1].get<double>();
+  const double begin = j["range"][0].get<double>() * n / d;
+  const double width = (j["range"][1].get<double>() - j["range"][0].get<double>()) * n / d / kSlices;
+  for (const json& part : j["parts"]) {
+    const int first = part["start_slice"], last = part["end_slice"];
+    result.parts.push_back({begin + first * width, begin + (last + 1) * width});
+    result.slices.emplace_back(first, last);
+  }
+  return result;
+}
+
+// A part away from the start-up and the end of the run: not in the first or
+// the last tenth of the slices.
+bool InTheMiddle(const std::pair<int, int>& slices) {
+  return slices.first >= kSlices / 10 && slices.second < kSlices - kSlices / 10;
+}
+
+// The rule that picks p, without knowing where the perturbation is: coming
+// down from the full aggregate through the significant partitions (each at
+// the middle of the p range over which it is optimal), the first one with a
+// part in the middle of the run — what an analyst sees lowering p in the
+// overview until the steady playback splits.
+Partition FirstMiddlePartition(const std::string& options) {
+  const json list = Run("aggregate " + options + " --plist");
+  for (size_t k = list.size(); k-- > 0;) {
+    const double from = list[k]["p"].get<double>();
+    const double to = k + 1 < list.size() ? list[k + 1]["p"].get<double>() : 1.0;
+    Partition partition = PartitionAt(options, (from + to) / 2);
+    for (const auto& s : partition.slices)
+      if (InTheMiddle(s)) return partition;
+  }
+  ADD_FAILURE() << "no significant partition has a part in the middle of the run";
+  return {};
+}
+
+// The share (%) of the Level state VALUE over [start, end] by `stats`.
+double Share(const std::string& log, const Span& window, const std::string& value) {
+  char range[96];
+  std::snprintf(range, sizeof range, " --start %.9f --end %.9f", window.start, window.end);
+  const json j = Run("stats " + Quote(log) + range + " --format json");
+  for (const json& row : j["rows"])
+    if (row["kind"] == "state" && row["value"] == value) return row["share"].get<double>();
+  return 0;
+}
+
+std::string Describe(const Partition& partition) {
+  std::string s = "p = " + std::to_string(partition.p) + ":";
+  char part[64];
+  for (const Span& span : partition.parts) {
+    std::snprintf(part, sizeof part, " [%.2f, %.2f]", span.start, span.end);
+    s += part;
+  }
+  return s;
+}
+
+TEST(CaseStudy, PerturbationIsAPartOfItsOwnWithMoreLogTime) {
+  NEEDS_CASE_STUDY_LOGS();
+  TempDir cache;
+  const Span stress = StressWindow();
+  const std::string stressed = kLogs + "/stressed.log", quiet = kLogs + "/quiet.log";
+  const Partition perturbed = FirstMiddlePartition(ModelOptions(stressed, cache.path()));
+  std::printf("stress-ng: [%.3f, %.3f] s\nperturbed run, %s\n", stress.start, stress.end,
+              Describe(perturbed).c_str());
+
+  // The middle parts (one, or a few when the disturbance is uneven) are
+  // the stress window.
+  Span middle{-1, -1}, before;  // before: the part just before them
+  for (size_t i = 0; i < perturbed.parts.size(); ++i) {
+    if (!InTheMiddle(perturbed.slices[i])) continue;
+    if (middle.start < 0) {
+      middle.start = perturbed.parts[i].start;
+      if (i > 0) before = perturbed.parts[i - 1];
+    }
+    middle.end = perturbed.parts[i].end;
+  }
+  ASSERT_GE(middle.start, 0);
+  EXPECT_NEAR(middle.start, stress.start, kStartTolerance) << Describe(perturbed);
+  EXPECT_GT(middle.end, stress.end - kStartTolerance) << Describe(perturbed);
+  EXPECT_LT(middle.end, stress.end + kCatchUp) << Describe(perturbed);
+
+  // The shift of the state shares: the streaming thread waits for the clock
+  // in DEBUG states and encodes and decodes mostly in LOG states; starved of
+  // its core, it spends the window working to catch up.
+  const double log_in = Share(stressed, middle, "LOG"), log_before = Share(stressed, before, "LOG");
+  const double debug_in = Share(stressed, middle, "DEBUG"), debug_before = Share(stressed, before, "DEBUG");
+  std::printf("LOG share: %.1f %% in [%.2f, %.2f] s, %.1f %% in the part before it; DEBUG: %.1f %% in it, %.1f %% before\n",
+              log_in, middle.start, middle.end, log_before, debug_in, debug_before);
+  EXPECT_GT(log_in, 2 * log_before);
+  EXPECT_LT(debug_in, debug_before);
+
+  // The undisturbed run at the same p: no part in the middle half as long
+  // as the stress window.
+  const Partition undisturbed = PartitionAt(ModelOptions(quiet, cache.path()), perturbed.p);
+  std::printf("undisturbed run, %s\n", Describe(undisturbed).c_str());
+  for (size_t i = 0; i < undisturbed.parts.size(); ++i) {
+    if (InTheMiddle(undisturbed.slices[i])) {
+      EXPECT_LT(undisturbed.parts[i].length(), stress.length() / 2) << Describe(undisturbed);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace macroscope::testing
