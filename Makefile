@@ -76,10 +76,10 @@ fuzz: fuzz-build
 
 # The bundled example: GStreamer's debug log of a video disturbed by
 # stress-ng for a second (docs/case-study-gstreamer.md), as a store; at
-# p = 0.06 over 50 slices (raw qualities, as the workbench uses them: 0.67
+# p = 0.025 over 50 slices (raw qualities, as the workbench uses them: 0.52
 # normalised) the disturbance is a part of its own.
 EXAMPLE   := examples/gstreamer-stressed.store
-EXAMPLE_P := 0.06
+EXAMPLE_P := 0.025
 run: build web
 	$(BUILD)/macroscope info $(EXAMPLE)
 	$(BUILD)/macroscope overview $(EXAMPLE) --no-cache --slices 50 --p $(EXAMPLE_P) -o $(BUILD)/overview.png

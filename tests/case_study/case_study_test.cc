@@ -26,11 +26,10 @@ const std::string kLogs = CASE_STUDY_LOGS;
 // Slices of about 0.2 s: three frames each, and the scheduler's noise on a
 // loaded machine averaged out.
 constexpr int kSlices = 25;
-// How far the part's boundaries may be from the stress window's (s):
-// stress-ng takes a while to start its twelve workers on a loaded machine
-// (0.07 to 0.51 s measured at a load of 10 on 2 cores), and the pipeline,
-// late by then, a while to catch up with the clock after them (it renders
-// every late frame).
+// How far the part's boundaries may be from the stress window's (s): the
+// parts are made of whole slices, and the pipeline, late by the window's
+// end, takes a while to catch up with the clock after it (it renders every
+// late frame).
 constexpr double kStartTolerance = 0.75, kCatchUp = 1.0;
 
 #define NEEDS_CASE_STUDY_LOGS()                                                                   \
@@ -163,12 +162,15 @@ TEST(CaseStudy, PerturbationIsAPartOfItsOwnWithMoreLogTime) {
 
   // The shift of the state shares: the streaming thread waits for the clock
   // in DEBUG states and encodes and decodes mostly in LOG states; starved of
-  // its core, it spends the window working to catch up.
+  // its core, it spends the window working to catch up. (How much LOG time
+  // a frame takes depends on the machine's speed: in the window the LOG
+  // share was 1.9 to 3.3 times that before it in 39 runs on 2 cores at a
+  // load of 12 to 15.)
   const double log_in = Share(stressed, middle, "LOG"), log_before = Share(stressed, before, "LOG");
   const double debug_in = Share(stressed, middle, "DEBUG"), debug_before = Share(stressed, before, "DEBUG");
   std::printf("LOG share: %.1f %% in [%.2f, %.2f] s, %.1f %% in the part before it; DEBUG: %.1f %% in it, %.1f %% before\n",
               log_in, middle.start, middle.end, log_before, debug_in, debug_before);
-  EXPECT_GT(log_in, 2 * log_before);
+  EXPECT_GT(log_in, 1.5 * log_before);
   EXPECT_LT(debug_in, debug_before);
 
   // The undisturbed run at the same p: no part in the middle half as long
