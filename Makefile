@@ -11,7 +11,8 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
   libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time \
   libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \
-  libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+  libopenmpi-dev openmpi-bin
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
@@ -34,7 +35,7 @@ deps:
 	fi
 
 $(BUILD)/build.ninja: CMakeLists.txt
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DMACROSCOPE_MPI=ON $(CMAKE_ARGS)
 
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
@@ -89,6 +90,7 @@ run: build web
 
 bench: build
 	bash bench/dump_vs_pjdump
+	bash bench/scaling
 	bash bench/aggregation
 	bash bench/loops
 	BUILD=$(BUILD) bash bench/serve

@@ -61,18 +61,27 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
     row.kind = std::string(TypeKindName(kind));
     row.type = std::string(trace.Str(trace.type(type).name));
     row.value = std::string(trace.Str(value));
-    if (kind == TypeKind::kState) {
-      row.mean_time = row.count > 0 ? row.total_time / static_cast<double>(row.count) : 0;
-      row.share = all_state_time > 0 ? 100 * row.total_time / all_state_time : 0;
-    }
     out.rows.push_back(row);
   }
+  FinishStatistics(out, all_state_time);
+  return out;
+}
+
+void FinishStatistics(Statistics& out, double all_state_time) {
+  for (StatisticsRow& row : out.rows) {
+    if (row.kind != TypeKindName(TypeKind::kState)) continue;
+    row.mean_time = row.count > 0 ? row.total_time / static_cast<double>(row.count) : 0;
+    row.share = all_state_time > 0 ? 100 * row.total_time / all_state_time : 0;
+  }
+  // Ties in names' order, not in the order the trace met them: the same
+  // order however the trace was read (in parts too, docs/mpi.md).
   std::stable_sort(out.rows.begin(), out.rows.end(), [](const StatisticsRow& x, const StatisticsRow& y) {
     if (x.kind != y.kind) return x.kind > y.kind;  // states first
     if (x.total_time != y.total_time) return x.total_time > y.total_time;
-    return x.count > y.count;
+    if (x.count != y.count) return x.count > y.count;
+    if (x.type != y.type) return x.type < y.type;
+    return x.value < y.value;
   });
-  return out;
 }
 
 }  // namespace macroscope::analysis

@@ -39,4 +39,8 @@ struct Statistics {
 // id).
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
 
+// Given rows with kind, type, value, count and total time: each state row's
+// mean time and share of `all_state_time`, then the rows in their order.
+void FinishStatistics(Statistics& out, double all_state_time);
+
 }  // namespace macroscope::analysis

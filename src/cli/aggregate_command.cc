@@ -23,6 +23,7 @@
 #include "cli/commands.h"
 #include "cli/model_loading.h"
 #include "cli/trace_loading.h"
+#include "mpi/world.h"
 #include "util/csv.h"
 #include "util/error.h"
 
@@ -117,18 +118,9 @@ void Saved(const AggregationSaver& saver, int64_t id) {
   std::cerr << "saved as aggregation " << id << " in " << saver.catalog_path() << "\n";
 }
 
-void RunAggregate(const AggregateCommandOptions& o) {
-  Validate(o);
-  // Checked before any work: a trace missing from the catalog fails fast.
-  std::optional<AggregationSaver> saver;
-  if (o.save) saver.emplace(o.catalog, o.shared);
-  Timings timings;
-  ModelTimings model_timings;
-  MicroModel model = LoadAggregateModel(o.shared, &model_timings);
-  timings.read = model_timings.read;
-  timings.model = model_timings.model;
-  timings.model_from_cache = model_timings.from_cache;
-
+// The aggregation of the model and its output.
+void Aggregate(const AggregateCommandOptions& o, const MicroModel& model, std::optional<AggregationSaver>& saver,
+               Timings& timings) {
   Stopwatch watch;
   std::unique_ptr<analysis::Aggregation> aggregation = MakeAggregation(model, o.shared);
   timings.qualities = watch.Lap();
@@ -161,6 +153,24 @@ void RunAggregate(const AggregateCommandOptions& o) {
     line["cuts"] = timings.cuts;
     std::cerr << line.dump() << "\n";
   }
+}
+
+void RunAggregate(AggregateCommandOptions o) {
+  Validate(o);
+  // Under mpirun: every process reads its share of the trace and the model
+  // is reduced on rank 0, which alone aggregates and writes (docs/mpi.md).
+  mpi::World* world = mpi::Launched();
+  if (!o.shared.trace.empty()) o.shared.read.share = mpi::ShareFor({o.shared.trace});
+  // Checked before any work: a trace missing from the catalog fails fast.
+  std::optional<AggregationSaver> saver;
+  if (o.save) saver.emplace(o.catalog, o.shared);
+  Timings timings;
+  ModelTimings model_timings;
+  MicroModel model = LoadAggregateModel(o.shared, &model_timings);
+  timings.read = model_timings.read;
+  timings.model = model_timings.model;
+  timings.model_from_cache = model_timings.from_cache;
+  mpi::OnRoot(world, [&] { Aggregate(o, model, saver, timings); });
 }
 
 }  // namespace

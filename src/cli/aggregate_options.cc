@@ -44,6 +44,7 @@ void AddAggregateOptions(CLI::App& cmd, AggregateOptions& o) {
 }
 
 void AddThreadsOption(CLI::App& cmd, AggregateOptions& o) {
+  cmd.remove_option(cmd.get_option("--threads"));  // AddReadOptions': this one reads too
   cmd.add_option("--threads", o.threads, "Worker threads (0: one per core)")
       ->capture_default_str();
 }

@@ -21,9 +21,12 @@ void RegisterGenerateCommand(CLI::App& app) {
   cmd->add_option("--events", args->gen.events, "Number of event lines to write")->capture_default_str();
   cmd->add_option("--seed", args->gen.seed, "Random seed")->capture_default_str();
   cmd->add_flag("--nested", args->gen.nested, "Add pushed states nested in some states");
+  cmd->add_option("--nesting", args->gen.nesting, "With --nested: pushed states nest up to this deep")
+      ->capture_default_str();
   cmd->add_flag("--punctual", args->gen.punctual, "Add punctual events");
   cmd->add_flag("--links", args->gen.links, "Add links between leaves");
   cmd->add_flag("--variables", args->gen.variables, "Add a variable per leaf");
+  cmd->add_flag("--inner", args->gen.inner, "Inner containers run states too (and a variable with --variables)");
   cmd->add_option("-o,--output", args->output, "Output file (default: standard output)");
   cmd->callback([args] {
     if (args->output.empty()) {

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
+#include "mpi/world.h"
 #include "store/store.h"
 #include "util/error.h"
 
@@ -27,8 +28,11 @@ void RunImport(const ImportArgs& args) {
   }
   LoadedTrace loaded;
   LoadTrace(args.files, args.read, loaded);
-  store::WriteStore(loaded.trace, {loaded.stats.events, loaded.stats.bytes}, output);
-  if (!args.quiet) std::printf("%s\n", output.c_str());
+  // Under mpirun every rank reads the whole trace (docs/mpi.md); rank 0 alone writes.
+  mpi::OnRoot(mpi::Launched(), [&] {
+    store::WriteStore(loaded.trace, {loaded.stats.events, loaded.stats.bytes}, output);
+    if (!args.quiet) std::printf("%s\n", output.c_str());
+  });
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "mpi/world.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterKernelCommand(app);
   macroscope::cli::RegisterAnomaliesCommand(app);
   macroscope::cli::RegisterCorrelateCommand(app);
+  // Under mpirun, before anything is printed: only rank 0 speaks.
+  macroscope::mpi::Launched();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

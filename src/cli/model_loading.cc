@@ -13,6 +13,7 @@
 #include "analysis/model_filters.h"
 #include "analysis/trace_model.h"
 #include "cli/trace_loading.h"
+#include "mpi/model_reduction.h"
 #include "util/error.h"
 
 namespace macroscope::cli {
@@ -83,7 +84,9 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
     const int32_t slices = source.slices.value_or(100);
     if (slices < 1) throw UserError("--slices must be at least 1");
     const std::string key = source.cache_directory.empty() ? std::string() : CacheKey(source);
-    analysis::ModelCache cache(key.empty() ? std::string() : source.cache_directory);
+    // A model read in parts (each part holds a share) skips the cache, but
+    // is built with the cache's slices: the same model to the bit.
+    analysis::ModelCache cache(key.empty() || source.read.share ? std::string() : source.cache_directory);
     model = cache.Find(key, slices, Additive(*metric));
     timings->from_cache = model.has_value();
     if (!model) {
@@ -100,6 +103,7 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
         request.end = range.end;
       }
       model.emplace(analysis::BuildModel(loaded.trace, request));
+      if (source.read.share) model.emplace(mpi::ReduceModel(*model, *source.read.share));
       if (!key.empty()) cache.Store(key, *model);
       if (request.slices != slices) model.emplace(model->Coarsen(request.slices / slices));
     }

@@ -8,9 +8,39 @@
 #include "analysis/state_statistics.h"
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
+#include "mpi/statistics_reduction.h"
+#include "mpi/world.h"
 #include "util/csv.h"
 
 namespace macroscope::cli {
+
+namespace {
+
+// The statistics as text, JSON or CSV on standard output.
+void Print(const std::string& format, const Trace& trace, const analysis::Statistics& stats) {
+  if (format == "json") {
+    std::cout << analysis::StatisticsJson(stats).dump(2) << "\n";
+  } else if (format == "csv") {  // times in model units, as the JSON's (docs/time.md)
+    std::printf("kind,type,value,count,total_time,mean_time,share\n");
+    for (auto& r : stats.rows)
+      std::printf("%s,%s,%s,%llu,%.17g,%.17g,%.6g\n", r.kind.c_str(), CsvField(r.type).c_str(),
+                  CsvField(r.value).c_str(), static_cast<unsigned long long>(r.count), r.total_time, r.mean_time,
+                  r.share);
+  } else {  // for people: times from the trace start, lengths in a readable unit
+    const TimeBase& base = stats.base;
+    auto human = [&](double ticks, bool sign) { return HumanSeconds(base.Seconds(ticks), 0, sign); };
+    std::printf("window %s .. %s\n%-6s %-24s %-24s %10s %16s %16s %8s\n",
+                human(stats.start - trace.start_time(), true).c_str(),
+                human(stats.end - trace.start_time(), true).c_str(), "kind", "type", "value", "count", "total time",
+                "mean time", "share %");
+    for (auto& r : stats.rows)
+      std::printf("%-6s %-24s %-24s %10llu %16s %16s %8.2f\n", r.kind.c_str(), r.type.c_str(), r.value.c_str(),
+                  static_cast<unsigned long long>(r.count), r.kind == "state" ? human(r.total_time, false).c_str() : "",
+                  r.kind == "state" ? human(r.mean_time, false).c_str() : "", r.share);
+  }
+}
+
+}  // namespace
 
 void RegisterStatsCommand(CLI::App& app) {
   struct Args {
@@ -31,33 +61,20 @@ void RegisterStatsCommand(CLI::App& app) {
   cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
+    // Under mpirun: every process counts its share of the trace, rank 0
+    // sums the rows and alone prints (docs/mpi.md).
+    mpi::World* world = mpi::Launched();
+    formats::ReadOptions read = args->read;
+    read.share = mpi::ShareFor(args->files);
     LoadedTrace loaded;
-    LoadTrace(args->files, args->read, loaded);
+    LoadTrace(args->files, read, loaded);
     const Trace& trace = loaded.trace;
     analysis::StatisticsRequest request = args->request;
     if (!args->start.empty()) request.start = ParseTime(trace.time_base(), args->start, trace.start_time(), "--start");
     if (!args->end.empty()) request.end = ParseTime(trace.time_base(), args->end, trace.start_time(), "--end");
     analysis::Statistics stats = analysis::ComputeStatistics(trace, request);
-    if (args->format == "json") {
-      std::cout << analysis::StatisticsJson(stats).dump(2) << "\n";
-    } else if (args->format == "csv") {  // times in model units, as the JSON's (docs/time.md)
-      std::printf("kind,type,value,count,total_time,mean_time,share\n");
-      for (auto& r : stats.rows)
-        std::printf("%s,%s,%s,%llu,%.17g,%.17g,%.6g\n", r.kind.c_str(), CsvField(r.type).c_str(),
-                    CsvField(r.value).c_str(), static_cast<unsigned long long>(r.count), r.total_time, r.mean_time,
-                    r.share);
-    } else {  // for people: times from the trace start, lengths in a readable unit
-      const TimeBase& base = stats.base;
-      auto human = [&](double ticks, bool sign) { return HumanSeconds(base.Seconds(ticks), 0, sign); };
-      std::printf("window %s .. %s\n%-6s %-24s %-24s %10s %16s %16s %8s\n",
-                  human(stats.start - trace.start_time(), true).c_str(),
-                  human(stats.end - trace.start_time(), true).c_str(), "kind", "type", "value", "count", "total time",
-                  "mean time", "share %");
-      for (auto& r : stats.rows)
-        std::printf("%-6s %-24s %-24s %10llu %16s %16s %8.2f\n", r.kind.c_str(), r.type.c_str(), r.value.c_str(),
-                    static_cast<unsigned long long>(r.count), r.kind == "state" ? human(r.total_time, false).c_str() : "",
-                    r.kind == "state" ? human(r.mean_time, false).c_str() : "", r.share);
-    }
+    if (read.share) stats = mpi::ReduceStatistics(stats, *read.share);
+    mpi::OnRoot(world, [&] { Print(args->format, trace, stats); });
   });
 }
 

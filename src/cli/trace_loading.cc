@@ -15,8 +15,23 @@ void AddReadOptions(CLI::App& command, formats::ReadOptions& options) {
   command.add_flag("--sort", options.paje.sort,
                    "Pajé: read lines that are not in time order (StarPU's paje.trace) as StarVZ's sort orders "
                    "them, in bounded memory (temporary files in $TMPDIR beyond it)");
-  // Hidden: bytes of lines --sort holds in memory; tests make it tiny.
+  // Hidden: bytes of lines --sort (and of Chrome records) held in memory; tests make it tiny.
   command.add_option("--sort-memory", options.paje.sort_memory)->group("");
+  // One --threads per command: where the command has its own (serve, and
+  // aggregate's replacing this one), that value sets the reading threads too.
+  if (command.get_option_no_throw("--threads") == nullptr)
+    command.add_option("--threads", options.paje.threads, "Threads reading the trace (0: one per core)")
+        ->capture_default_str();
+  command.parse_complete_callback([&command, &options] {
+    CLI::Option* threads = command.get_option_no_throw("--threads");
+    if (threads != nullptr && threads->count() > 0) options.paje.threads = threads->as<int>();
+  });
+  // Hidden: bytes of input per chunk of a parallel Pajé read; tests make it tiny.
+  command.add_option("--chunk-bytes", options.paje.chunk_bytes)->group("");
+  // Hidden: Pajé simulation sharded by container over this many threads
+  // (sharded_simulation.h); on 2 cores it costs more than it gives, so it
+  // stays off until measured on more (bench/scaling).
+  command.add_option("--shards", options.paje.simulator.shards)->group("")->check(CLI::Range(1, 256));
 }
 
 void LoadTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, LoadedTrace& out) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "formats/paje/reader.h"
+#include "formats/part_exchange.h"
 #include "model/entity_sink.h"
 #include "model/trace.h"
 
@@ -30,6 +31,11 @@ struct ReadOptions {
   // kernel/user mapping. Other formats ignore it (their entities are
   // already their events).
   bool events_only = false;
+  // Reading in parts (part_exchange.h, docs/mpi.md): this process reads its
+  // share of a trace made of several files (OTF2 locations) and meets the
+  // other parts through `share`. Null: the whole trace. Only the OTF2
+  // reader takes it (src/mpi gives it for OTF2 archives only).
+  PartExchange* share = nullptr;
 };
 
 // The simulator options a non-Pajé reader takes from `options`: the sink

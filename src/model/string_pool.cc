@@ -1,10 +1,14 @@
 #include "model/string_pool.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace macroscope {
 
 namespace {
+// Blocks grow from small to large: a pool may hold a few strings only (a
+// chunk's, in the Pajé reader).
+constexpr size_t kFirstBlockSize = 4096;
 constexpr size_t kBlockSize = 1 << 20;
 }
 
@@ -69,7 +73,7 @@ StringId StringPool::Intern(std::string_view text) {
   size_t slot = Probe(text, hash);
   if (slots_[slot].id_plus_one != 0) return slots_[slot].id_plus_one - 1;
   if (block_used_ + text.size() > block_size_) {
-    block_size_ = std::max(kBlockSize, text.size());
+    block_size_ = std::max(std::clamp(2 * block_size_, kFirstBlockSize, kBlockSize), text.size());
     blocks_.push_back(std::make_unique<char[]>(block_size_));
     block_used_ = 0;
   }

@@ -28,8 +28,10 @@ void ExtraColumn::Set(std::vector<uint32_t>& column, size_t entity, uint32_t lis
   column[entity] = list;
 }
 
-Trace::Trace() {
-  StringId zero = strings_.Intern("0");
+Trace::Trace() : Trace(std::make_shared<StringPool>()) {}
+
+Trace::Trace(std::shared_ptr<StringPool> strings) : strings_(std::move(strings)) {
+  StringId zero = strings_->Intern("0");
   Type root;
   root.name = zero;
   root.alias = zero;

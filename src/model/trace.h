@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -145,10 +146,19 @@ struct Container {
 class Trace {
  public:
   Trace();
+  // A trace naming its strings in `strings`, another trace's pool: the
+  // sharded Pajé simulator's shards (formats/paje/sharded_simulation.h)
+  // build their part of a trace in one of these, with the reader's ids.
+  explicit Trace(std::shared_ptr<StringPool> strings);
+  Trace(Trace&&) = default;
+  Trace& operator=(Trace&&) = default;
+  Trace(const Trace&) = delete;  // a copy would share the pool
+  Trace& operator=(const Trace&) = delete;
 
-  StringPool& strings() { return strings_; }
-  const StringPool& strings() const { return strings_; }
-  std::string_view Str(StringId id) const { return strings_.View(id); }
+  StringPool& strings() { return *strings_; }
+  const StringPool& strings() const { return *strings_; }
+  const std::shared_ptr<StringPool>& shared_strings() const { return strings_; }
+  std::string_view Str(StringId id) const { return strings_->View(id); }
 
   // --- building (readers and the simulator) ---
   TypeId AddType(TypeId parent, TypeKind kind, StringId name, StringId alias);
@@ -169,6 +179,9 @@ class Trace {
   TypeId AppendType(Type t);
   ContainerId AppendContainer(Container c);
   uint32_t AppendStore(EntityStore s);
+  // Moves every store out, leaving none (the containers' store lists are
+  // the caller's to redo): to put stores built apart back in one order.
+  std::vector<EntityStore> TakeStores() { return std::exchange(stores_, {}); }
 
   // --- queries ---
   const std::vector<Type>& types() const { return types_; }
@@ -198,7 +211,7 @@ class Trace {
   std::string ContainerPath(ContainerId id) const;
 
  private:
-  StringPool strings_;
+  std::shared_ptr<StringPool> strings_;
   std::vector<Type> types_;
   std::vector<Container> containers_;
   std::vector<EntityValue> values_;

@@ -13,6 +13,7 @@
 #include "formats/chrome/json_events.h"
 #include "formats/paje/simulator.h"
 #include "util/error.h"
+#include "util/external_sort.h"
 #include "util/mapped_file.h"
 
 namespace macroscope::chrome {
@@ -150,19 +151,29 @@ double Micros(const Json& e, const char* field, bool required) {
   return number.get<double>();
 }
 
+// An event's user fields, held in its record (at most ph, id, cat and
+// args), so that records are plain bytes that runs can hold.
+struct Fields {
+  ExtraField field[4];
+  uint32_t size = 0;
+  paje::Extras span() const { return {field, size}; }
+};
+
 struct Mark {  // a B or an E, before matching
   double time;
+  uint32_t thread;
   bool begin;
   StringId value;
-  uint32_t extras;
+  Fields fields;
   uint32_t src;
 };
 
 struct Slice {
+  uint32_t thread;
   double start, end;  // end: kOpenEnd while unclosed
   uint32_t order;     // file order, the last tie-break
   StringId value;
-  uint32_t extras, end_extras;
+  Fields fields, end_fields;
   uint32_t src;
 };
 
@@ -173,8 +184,6 @@ struct ThreadInfo {
   double sort_index = 0;
   bool has_sort_index = false;
   StringId alias = kEmptyString;
-  std::vector<Mark> marks;
-  std::vector<Slice> slices;  // X, then matched B/E
 };
 
 struct ProcessInfo {
@@ -188,11 +197,11 @@ struct ProcessInfo {
 
 struct FlowPoint {
   double time;
-  char phase;  // 's', 't', 'f'
-  std::string key;
+  char phase;    // 's', 't', 'f'
+  uint32_t key;  // (cat, id), numbered in flow_keys_
   StringId value;
   uint32_t thread;
-  uint32_t extras;
+  Fields fields;
   uint32_t src;
 };
 
@@ -203,9 +212,33 @@ struct Action {
   StringId type = kEmptyString, container = kEmptyString, value = kEmptyString, key = kEmptyString,
            peer = kEmptyString;
   double number = 0;
-  uint32_t extras = 0;
+  Fields fields = {};
   uint32_t src = 0;
 };
+
+// The orders of the record sorts (stable: file order at equal keys). Marks:
+// per thread in time order; slices: per thread by start, longest first, then
+// file order; flows and simulator calls: by time.
+struct MarkOrder {
+  bool operator()(const Mark& a, const Mark& b) const {
+    return a.thread != b.thread ? a.thread < b.thread : a.time < b.time;
+  }
+};
+struct SliceOrder {
+  bool operator()(const Slice& a, const Slice& b) const {
+    if (a.thread != b.thread) return a.thread < b.thread;
+    if (a.start != b.start) return a.start < b.start;
+    if (a.end != b.end) return a.end > b.end;
+    return a.order < b.order;
+  }
+};
+struct TimeOrder {
+  bool operator()(const auto& a, const auto& b) const { return a.time < b.time; }
+};
+
+// What the messages of a run that cannot be written say (util/run_file.h).
+constexpr const char* kRunPurpose = "reading Chrome JSON";
+constexpr const char* kRunNeed = "about three times the file's size";
 
 struct SourceFile {
   std::string name;
@@ -223,7 +256,15 @@ constexpr uint64_t kReleaseStep = uint64_t{16} << 20;
 
 class Importer {
  public:
-  Importer(Trace& trace, const paje::SimulatorOptions& simulation) : trace_(trace), sim_(trace, simulation) {
+  // `memory`: bytes of records held before they go to runs in $TMPDIR,
+  // shared by the four sorts below.
+  Importer(Trace& trace, const paje::SimulatorOptions& simulation, size_t memory)
+      : trace_(trace),
+        sim_(trace, simulation),
+        marks_(memory / 4, kRunPurpose, kRunNeed),
+        slices_(memory / 4, kRunPurpose, kRunNeed),
+        flows_(memory / 4, kRunPurpose, kRunNeed),
+        actions_(memory / 4, kRunPurpose, kRunNeed) {
     auto& s = trace_.strings();
     k_cat_ = s.Intern("cat");
     k_args_ = s.Intern("args");
@@ -245,14 +286,17 @@ class Importer {
   void AddEvent(const Json& e, uint32_t src);
   uint32_t ProcessOf(const std::string& pid);
   uint32_t ThreadOf(const std::string& pid, const std::string& tid);
-  uint32_t Extras(std::vector<ExtraField> fields);
-  uint32_t CommonExtras(const Json& e, const std::string& cat, bool with_phase_and_id);
+  Fields CommonExtras(const Json& e, const std::string& cat, bool with_phase_and_id);
   void Seen(double t) {
     first_ = std::min(first_, t);
     last_ = std::max(last_, t);
   }
   StringId S(std::string_view s) { return trace_.strings().Intern(s); }
-  void SlicesToActions(ThreadInfo& thread);
+  uint32_t FlowKey(const std::string& key) {
+    return flow_keys_.try_emplace(key, static_cast<uint32_t>(flow_keys_.size())).first->second;
+  }
+  void MatchSlices();
+  void SlicesToActions();
   void FlowsToActions();
 
   Trace& trace_;
@@ -262,9 +306,14 @@ class Importer {
   std::vector<ProcessInfo> processes_;
   std::vector<ThreadInfo> threads_;
   std::unordered_map<std::string, uint32_t> process_index_, thread_index_;
-  ExtraColumn extras_;  // the events' user-field lists, flat (list 0: no fields)
-  std::vector<Action> actions_;
-  std::vector<FlowPoint> flows_;
+  // The events as records, sorted beyond memory (util/external_sort.h):
+  // B/E marks, then slices (X and matched B/E), flow points, and the
+  // simulator calls replayed at the end.
+  ExternalSort<Mark, MarkOrder> marks_;
+  ExternalSort<Slice, SliceOrder> slices_;
+  ExternalSort<FlowPoint, TimeOrder> flows_;
+  ExternalSort<Action, TimeOrder> actions_;
+  std::unordered_map<std::string, uint32_t> flow_keys_;  // (cat, id) -> FlowPoint::key
   std::map<std::string, StringId> counter_types_;  // series name -> type alias
   bool uses_[8] = {};  // which entity types appear (see TypeSlot)
   double first_ = kOpenEnd, last_ = -kOpenEnd;
@@ -327,25 +376,20 @@ uint32_t Importer::ThreadOf(const std::string& pid, const std::string& tid) {
   return it->second;
 }
 
-uint32_t Importer::Extras(std::vector<ExtraField> fields) {
-  if (fields.empty()) return 0;
-  return extras_.AddList(fields);
-}
-
 // cat and args (compact JSON) as user fields; with_phase_and_id adds ph and id.
-uint32_t Importer::CommonExtras(const Json& e, const std::string& cat, bool with_phase_and_id) {
-  std::vector<ExtraField> fields;
+Fields Importer::CommonExtras(const Json& e, const std::string& cat, bool with_phase_and_id) {
+  Fields fields;
+  auto add = [&](StringId key, StringId value) { fields.field[fields.size++] = {key, value}; };
   if (with_phase_and_id) {
-    fields.push_back({k_ph_, S(e["ph"].get<std::string>())});
+    add(k_ph_, S(e["ph"].get<std::string>()));
     std::string id;
     auto it = e.find("id");
-    if (it != e.end() && IdText(*it, id)) fields.push_back({k_id_, S(id)});
+    if (it != e.end() && IdText(*it, id)) add(k_id_, S(id));
   }
-  if (!cat.empty()) fields.push_back({k_cat_, S(cat)});
+  if (!cat.empty()) add(k_cat_, S(cat));
   auto args = e.find("args");
-  if (args != e.end() && !args->is_null() && !(args->is_object() && args->empty()))
-    fields.push_back({k_args_, S(args->dump())});
-  return Extras(std::move(fields));
+  if (args != e.end() && !args->is_null() && !(args->is_object() && args->empty())) add(k_args_, S(args->dump()));
+  return fields;
 }
 
 void Importer::AddFile(std::string_view text, const std::string& name, const MappedFile* mapped) {
@@ -421,26 +465,26 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       }
       uint32_t th = ThreadOf(pid, tid);
       uses_[kSliceType] = true;
-      if (p != 'E') Seen(t);  // an E counts once matched (SlicesToActions)
+      if (p != 'E') Seen(t);  // an E counts once matched (MatchSlices)
       if (p == 'X') {
         Seen(end);
-        threads_[th].slices.push_back({t, end, src, name(), CommonExtras(e, cat, false), 0, src});
+        slices_.Add({th, t, end, src, name(), CommonExtras(e, cat, false), {}, src});
         report_.slices++;
       } else {
-        uint32_t extras = p == 'B' ? CommonExtras(e, cat, false) : 0;
+        Fields fields = p == 'B' ? CommonExtras(e, cat, false) : Fields{};
         if (p == 'E') {  // an E's args go to the end of the state
           auto args = e.find("args");
           if (args != e.end() && !args->is_null() && !(args->is_object() && args->empty()))
-            extras = Extras({{k_args_, S(args->dump())}});
+            fields.field[fields.size++] = {k_args_, S(args->dump())};
         }
-        threads_[th].marks.push_back({t, p == 'B', p == 'B' ? name() : kEmptyString, extras, src});
+        marks_.Add({t, th, p == 'B', p == 'B' ? name() : kEmptyString, fields, src});
       }
       // Flow v2: a slice that starts or ends a flow by its bind_id.
       auto bind = e.find("bind_id");
       bool out = Flag(e, "flow_out"), in = Flag(e, "flow_in");
       std::string bind_id;
       if (bind != e.end() && IdText(*bind, bind_id) && (in || out) && p != 'E')
-        flows_.push_back({t, in && out ? 't' : out ? 's' : 'f', "v2\x1f" + bind_id, name(), th, 0, src});
+        flows_.Add({t, in && out ? 't' : out ? 's' : 'f', FlowKey("v2\x1f" + bind_id), name(), th, {}, src});
       return;
     }
     case 'i':
@@ -450,7 +494,7 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       Seen(t);
       Action a{t, Op::kEvent};
       a.value = name();
-      a.extras = CommonExtras(e, cat, false);
+      a.fields = CommonExtras(e, cat, false);
       a.src = src;
       if (scope == "g") {
         a.type = S("Ig");
@@ -467,7 +511,7 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
         ThreadOf(pid, tid);
         uses_[kThreadInstant] = true;
       }
-      actions_.push_back(a);
+      actions_.Add(a);
       report_.instants++;
       return;
     }
@@ -492,7 +536,7 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
         a.container = S("p:" + pid);
         a.number = number.get<double>();
         a.src = src;
-        actions_.push_back(a);
+        actions_.Add(a);
         report_.counter_values++;
       }
       return;
@@ -509,7 +553,7 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       }
       Seen(t);
       uint32_t th = ThreadOf(pid, tid);
-      flows_.push_back({t, p, cat + '\x1f' + id, name(), th, CommonExtras(e, cat, false), src});
+      flows_.Add({t, p, FlowKey(cat + '\x1f' + id), name(), th, CommonExtras(e, cat, false), src});
       return;
     }
     case 'M': {
@@ -557,9 +601,9 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
       a.type = S(object ? "O" : "A");
       a.container = S("p:" + pid);
       a.value = name();
-      a.extras = CommonExtras(e, cat, true);
+      a.fields = CommonExtras(e, cat, true);
       a.src = src;
-      actions_.push_back(a);
+      actions_.Add(a);
       uses_[object ? kObject : kAsync] = true;
       (object ? report_.object_events : report_.async_events)++;
       return;
@@ -567,18 +611,22 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
   }
 }
 
-// Nesting of one thread's slices. B/E are matched by a stack in time order
-// (file order at equal times); every slice is then an interval, and the
-// intervals, sorted by start, longest first, are replayed as push/pop pairs
-// so that a slice ending at t is popped before one starting at t is pushed.
-// A slice that outlives its parent is cut at the parent's end (counted).
-void Importer::SlicesToActions(ThreadInfo& th) {
-  std::stable_sort(th.marks.begin(), th.marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
-  std::vector<size_t> open;  // indexes into th.slices
-  for (const Mark& m : th.marks) {
+// B/E of each thread are matched by a stack in time order (file order at
+// equal times): every slice becomes an interval, unclosed ones open-ended.
+void Importer::MatchSlices() {
+  std::vector<Slice> open;  // the open B of the thread under way
+  uint32_t thread = 0;
+  auto close_thread = [&] {
+    report_.unclosed_slices += open.size();
+    for (const Slice& s : open) slices_.Add(s);
+    open.clear();
+  };
+  Mark m;
+  while (marks_.Next(m)) {
+    if (m.thread != thread) close_thread();
+    thread = m.thread;
     if (m.begin) {
-      open.push_back(th.slices.size());
-      th.slices.push_back({m.time, kOpenEnd, m.src, m.value, m.extras, 0, m.src});
+      open.push_back({m.thread, m.time, kOpenEnd, m.src, m.value, m.fields, {}, m.src});
       report_.slices++;
       continue;
     }
@@ -587,43 +635,50 @@ void Importer::SlicesToActions(ThreadInfo& th) {
       continue;
     }
     Seen(m.time);
-    th.slices[open.back()].end = m.time;
-    th.slices[open.back()].end_extras = m.extras;
+    open.back().end = m.time;
+    open.back().end_fields = m.fields;
+    slices_.Add(open.back());
     open.pop_back();
   }
-  report_.unclosed_slices += open.size();
-  std::sort(th.slices.begin(), th.slices.end(), [](const Slice& a, const Slice& b) {
-    if (a.start != b.start) return a.start < b.start;
-    if (a.end != b.end) return a.end > b.end;
-    return a.order < b.order;
-  });
+  close_thread();
+}
+
+// Nesting of each thread's slices: the intervals, sorted by start, longest
+// first, are replayed as push/pop pairs so that a slice ending at t is
+// popped before one starting at t is pushed. A slice that outlives its
+// parent is cut at the parent's end (counted).
+void Importer::SlicesToActions() {
+  if (threads_.empty()) return;
   const StringId type = S("S");
-  std::vector<const Slice*> stack;
+  std::vector<Slice> stack;
   auto pop = [&] {
-    const Slice* s = stack.back();
+    const Slice s = stack.back();
     stack.pop_back();
-    if (s->end == kOpenEnd) return;  // closed by the simulator at the trace end
-    Action a{s->end, Op::kPop};
+    if (s.end == kOpenEnd) return;  // closed by the simulator at the trace end
+    Action a{s.end, Op::kPop};
     a.type = type;
-    a.container = th.alias;
-    a.extras = s->end_extras;
-    a.src = s->src;
-    actions_.push_back(a);
+    a.container = threads_[s.thread].alias;
+    a.fields = s.end_fields;
+    a.src = s.src;
+    actions_.Add(a);
   };
-  for (Slice& s : th.slices) {
-    while (!stack.empty() && stack.back()->end <= s.start && stack.back()->end != kOpenEnd) pop();
-    if (!stack.empty() && s.end > stack.back()->end) {
-      s.end = stack.back()->end;
+  Slice s;
+  while (slices_.Next(s)) {
+    if (!stack.empty() && stack.back().thread != s.thread)
+      while (!stack.empty()) pop();
+    while (!stack.empty() && stack.back().end <= s.start && stack.back().end != kOpenEnd) pop();
+    if (!stack.empty() && s.end > stack.back().end) {
+      s.end = stack.back().end;
       report_.truncated_slices++;
     }
     Action a{s.start, Op::kPush};
     a.type = type;
-    a.container = th.alias;
+    a.container = threads_[s.thread].alias;
     a.value = s.value;
-    a.extras = s.extras;
+    a.fields = s.fields;
     a.src = s.src;
-    actions_.push_back(a);
-    stack.push_back(&s);
+    actions_.Add(a);
+    stack.push_back(s);
   }
   while (!stack.empty()) pop();
 }
@@ -634,44 +689,46 @@ void Importer::SlicesToActions(ThreadInfo& th) {
 // Writers reuse ids (pointer values) while earlier flows are still open, so
 // the open flows of a key form a queue: an end closes the oldest (FIFO).
 void Importer::FlowsToActions() {
-  std::stable_sort(flows_.begin(), flows_.end(), [](const FlowPoint& a, const FlowPoint& b) { return a.time < b.time; });
-  std::unordered_map<std::string, std::deque<const FlowPoint*>> pending;
+  std::unordered_map<uint32_t, std::deque<FlowPoint>> pending;  // the open flows of each key
   const StringId type = S("F");
   const StringId root = S("0");
   uint64_t key = 0;
-  for (const FlowPoint& f : flows_) {
+  FlowPoint f;
+  while (flows_.Next(f)) {
     auto& queue = pending[f.key];
     if (f.phase == 's') {
-      queue.push_back(&f);
+      queue.push_back(f);
       continue;
     }
     if (queue.empty()) {
       if (f.phase == 'f') {
         report_.unmatched_flow_ends++;
+        pending.erase(f.key);
       } else {
-        queue.push_back(&f);  // a step without a start starts a flow
+        queue.push_back(f);  // a step without a start starts a flow
       }
       continue;
     }
-    const FlowPoint& s = *queue.front();
+    const FlowPoint s = queue.front();
     queue.pop_front();
-    if (f.phase == 't') queue.push_front(&f);
+    if (f.phase == 't') queue.push_front(f);
+    if (queue.empty()) pending.erase(f.key);
     Action start{s.time, Op::kLinkStart};
     start.type = type;
     start.container = root;
     start.peer = threads_[s.thread].alias;
     start.value = s.value;
     start.key = S(std::to_string(++key));
-    start.extras = s.extras;
+    start.fields = s.fields;
     start.src = s.src;
     Action end = start;
     end.time = f.time;
     end.op = Op::kLinkEnd;
     end.peer = threads_[f.thread].alias;
-    end.extras = f.extras;
+    end.fields = f.fields;
     end.src = f.src;
-    actions_.push_back(start);
-    actions_.push_back(end);
+    actions_.Add(start);
+    actions_.Add(end);
     report_.flows++;
     uses_[kFlow] = true;
   }
@@ -681,7 +738,8 @@ void Importer::FlowsToActions() {
 void Importer::Build() {
   // Known from the start: a streaming sink sees it from the first hand-over.
   trace_.SetTimeBase({.num = 1, .den = 1000000, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt});
-  for (ThreadInfo& t : threads_) SlicesToActions(t);
+  MatchSlices();
+  SlicesToActions();
   if (first_ == kOpenEnd) first_ = last_ = 0;
   FlowsToActions();
   auto& s = trace_.strings();
@@ -731,12 +789,11 @@ void Importer::Build() {
     }
   }
 
-  // One time-ordered stream; each source list is already in time order
-  // where it matters (a thread's push/pop sequence), and the sort is stable.
-  std::stable_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) { return a.time < b.time; });
-  for (const Action& a : actions_) {
-    const std::vector<uint32_t>& begins = extras_.list_begin();
-    paje::Extras extras(extras_.fields().data() + begins[a.extras], begins[a.extras + 1] - begins[a.extras]);
+  // One time-ordered stream; the sort is stable, and the calls were added
+  // in the order that matters at equal times (a thread's push/pop sequence).
+  Action a;
+  while (actions_.Next(a)) {
+    const paje::Extras extras = a.fields.span();
     try {
       switch (a.op) {
         case Op::kPush: sim_.PushState(a.time, a.type, a.container, a.value, extras); break;
@@ -815,15 +872,16 @@ uint64_t ReadReport::Skipped(std::string_view reason) const {
 }
 
 ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace,
-                          const paje::SimulatorOptions& simulation) {
-  Importer importer(trace, simulation);
+                          const paje::SimulatorOptions& simulation, size_t memory) {
+  Importer importer(trace, simulation, memory);
   importer.AddFile(text, name, nullptr);
   importer.Build();
   return importer.report();
 }
 
-ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& simulation) {
-  Importer importer(trace, simulation);
+ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& simulation,
+                      size_t memory) {
+  Importer importer(trace, simulation, memory);
   std::vector<std::unique_ptr<MappedFile>> mapped;  // alive until messages are written
   for (const std::string& f : files) {
     mapped.push_back(std::make_unique<MappedFile>(f));

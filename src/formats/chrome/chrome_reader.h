@@ -4,15 +4,15 @@
 //
 // Stages: (1) parse the file event by event (json_events.h: the bare-array
 // form and the {"traceEvents": [...]} object form; no DOM of the file),
-// letting go of the mapped text behind the parser; (2) sort each event into
-// its container's lists as compact records (processes and threads are found
-// first, names from M metadata); (3) turn slices into properly nested
-// push/pop pairs per thread and everything into one time-ordered list of
-// simulator calls; (4) replay it. The mapping is documented in
-// docs/chrome.md. With a sink (streaming) the simulator hands the entities
-// over as it goes, but the records of stage 2 are held until stage 4: a
-// Chrome file takes memory in proportion to its events, not to its text
-// (docs/streaming.md).
+// letting go of the mapped text behind the parser; (2) keep each event as a
+// compact record (processes and threads are found first, names from M
+// metadata); (3) match B/E per thread, turn slices into properly nested
+// push/pop pairs and everything into one time-ordered stream of simulator
+// calls; (4) replay it. The records of (2) and (3) are sorted in a memory
+// budget: beyond it they go to sorted runs in $TMPDIR and are merged back
+// (util/external_sort.h), so that with a sink (streaming) the memory does
+// not grow with the file (docs/streaming.md). The mapping is documented in
+// docs/chrome.md.
 //
 // As browsers read it: an event that cannot be used (not an object, no
 // string "ph", a field of the wrong type, an unknown phase, an E without a
@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/paje/line_sort.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
 
@@ -82,12 +83,14 @@ struct ReadReport {
 // time span set to [first, last] timestamp; model times are the files'
 // microseconds (time base 1/1000000 s).
 // `simulation`: only `sink` and `drain_interval` apply (no -i, -z).
+// `memory`: bytes of records sorted in memory before runs go to temporary
+// files (the budget of Pajé's --sort, whose hidden --sort-memory sets both).
 ReadReport ReadChrome(const std::vector<std::string>& files, Trace& trace,
-                      const paje::SimulatorOptions& simulation = {});
+                      const paje::SimulatorOptions& simulation = {}, size_t memory = paje::kSortMemory);
 
 // Reads one trace held in memory; `name` stands for the file in messages.
 ReadReport ReadChromeText(std::string_view text, const std::string& name, Trace& trace,
-                          const paje::SimulatorOptions& simulation = {});
+                          const paje::SimulatorOptions& simulation = {}, size_t memory = paje::kSortMemory);
 
 // True when `head` (the first bytes of a file) looks like Chrome JSON: first
 // non-blank byte '[' or '{' and a "ph" or "traceEvents" key.

@@ -1,7 +1,9 @@
 // Reads one OTF2 archive into a trace through Debian's OTF2 library:
 // global definitions (definitions.h), then every location's local
 // definitions (the library's id mappings and clock corrections), then all
-// events in global time order (event_translator.h) through the simulator.
+// events in global time order (event_translator.h) through the simulator;
+// or, shared between processes (formats/part_exchange.h), a subset of the
+// locations.
 //
 // Errors: UserError "ANCHOR: message" for anything wrong with the archive
 // (unreadable files, bad records, records the simulator refuses); nothing
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "formats/paje/simulator.h"
+#include "formats/part_exchange.h"
 #include "model/trace.h"
 
 namespace macroscope::otf2 {
@@ -22,8 +25,11 @@ struct ArchiveStats {
 };
 
 // `path` is the anchor file (NAME.otf2) or the archive directory holding
-// exactly one anchor file.
-ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace);
+// exactly one anchor file. With `share`, only this part's locations (every
+// parts()-th, in definition order) are read; the trace holds their
+// entities and the links they send, with the span of the whole archive.
+ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
+                         formats::PartExchange* share = nullptr);
 
 // The anchor file of `path` (itself, or the one anchor in the directory
 // `path`); empty when there is none or several.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <limits>
+#include <optional>
 
 
 namespace macroscope::otf2 {
@@ -296,8 +298,12 @@ void EventTranslator::Finish() {
     CreateContainers(0);
     started_ = true;
   }
-  simulator_.Finish(last_);
-  trace_.SetTimeSpan(first_, last_);
+  Finish(first_, last_);
+}
+
+void EventTranslator::Finish(double first, double last) {
+  simulator_.Finish(last);
+  trace_.SetTimeSpan(first, last);
 }
 
 StringId EventTranslator::Identifier(ContainerId container) const {
@@ -435,22 +441,27 @@ void EventTranslator::Punctual(OTF2_LocationRef location, double time, const std
 void EventTranslator::Message(bool send, OTF2_LocationRef location, double time, uint32_t peer_rank,
                               OTF2_CommRef comm, uint32_t tag, uint64_t length, OTF2_AttributeList* attributes,
                               const char* kind) {
-  const Location& self = At(location);
+  At(location);
   std::optional<OTF2_LocationRef> peer_ref = defs_.RankLocation(comm, peer_rank, location);
-  auto peer = peer_ref ? locations_.find(*peer_ref) : locations_.end();
-  if (peer == locations_.end()) {  // the definitions do not say who the peer is: keep the record as an event
+  // The definitions do not say who the peer is: keep the record as an event.
+  if (!peer_ref || !locations_.count(*peer_ref)) {
     Punctual(location, time, kind, trace_.strings().Intern(kind), attributes);
     return;
   }
-  OTF2_LocationRef sender_ref = send ? location : *peer_ref;
-  OTF2_LocationRef receiver_ref = send ? *peer_ref : location;
-  const Location& sender = send ? self : peer->second;
-  const Location& receiver = send ? peer->second : self;
+  MessageHalf half{send, time, send ? location : *peer_ref, send ? *peer_ref : location, comm, tag, length, 0, {}};
+  half.n = (send ? sent_ : received_)[Channel{comm, half.sender, half.receiver, tag}]++;
+  if (!hold_messages_) return Simulate(half, attributes);
+  Attributes(attributes);
+  half.fields = extras_;
+  held_.push_back(std::move(half));
+}
 
-  uint64_t n = (send ? sent_ : received_)[Channel{comm, sender_ref, receiver_ref, tag}]++;
+void EventTranslator::Simulate(const MessageHalf& half, OTF2_AttributeList* attributes) {
+  const Location& sender = At(half.sender);
+  const Location& receiver = At(half.receiver);
   char key[128];
-  std::snprintf(key, sizeof key, "c%" PRIu32 ":%" PRIu64 ">%" PRIu64 ":t%" PRIu32 "#%" PRIu64, comm, sender_ref,
-                receiver_ref, tag, n);
+  std::snprintf(key, sizeof key, "c%" PRIu32 ":%" PRIu64 ">%" PRIu64 ":t%" PRIu32 "#%" PRIu64, half.comm,
+                half.sender, half.receiver, half.tag, half.n);
 
   // The link lives in the lowest container holding both ends.
   std::vector<ContainerId> above_sender;
@@ -460,19 +471,91 @@ void EventTranslator::Message(bool send, OTF2_LocationRef location, double time,
     common = trace_.container(common).parent;
 
   StringId type = LinkType(common, sender.container, receiver.container);
-  auto c = defs_.comms.find(comm);
-  std::string comm_name = c == defs_.comms.end() ? "comm " + std::to_string(comm) : defs_.String(c->second.name);
-  Attributes(attributes);
-  if (send) {  // once per link: the start's fields
-    extras_.push_back({trace_.strings().Intern("Tag"), trace_.strings().Intern(std::to_string(tag))});
-    extras_.push_back({trace_.strings().Intern("Length"), trace_.strings().Intern(std::to_string(length))});
+  auto c = defs_.comms.find(half.comm);
+  std::string comm_name =
+      c == defs_.comms.end() ? "comm " + std::to_string(half.comm) : defs_.String(c->second.name);
+  if (hold_messages_)
+    extras_ = half.fields;
+  else
+    Attributes(attributes);
+  if (half.send) {  // once per link: the start's fields
+    extras_.push_back({trace_.strings().Intern("Tag"), trace_.strings().Intern(std::to_string(half.tag))});
+    extras_.push_back({trace_.strings().Intern("Length"), trace_.strings().Intern(std::to_string(half.length))});
   }
   StringId value = trace_.strings().Intern(comm_name);
   StringId key_id = trace_.strings().Intern(key);
-  if (send)
-    simulator_.StartLink(time, type, Identifier(common), self.identifier, value, key_id, extras_);
+  if (half.send)
+    simulator_.StartLink(half.time, type, Identifier(common), sender.identifier, value, key_id, extras_);
   else
-    simulator_.EndLink(time, type, Identifier(common), self.identifier, value, key_id, extras_);
+    simulator_.EndLink(half.time, type, Identifier(common), receiver.identifier, value, key_id, extras_);
+}
+
+void EventTranslator::FinishShared(formats::PartExchange& share,
+                                   const std::function<int(OTF2_LocationRef)>& owner) {
+  // The span of the whole archive (a part without records has none).
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  double first = share.Min(started_ ? first_ : kInfinity);
+  double last = share.Max(started_ ? last_ : -kInfinity);
+  if (first > last) first = last = 0;  // no records at all, as Finish()
+
+  // Each half to the part that reads its sender, which holds the send half.
+  std::vector<formats::BytesOut> out(static_cast<size_t>(share.parts()));
+  std::vector<MessageHalf> halves;
+  for (MessageHalf& h : held_) {
+    int to = owner(h.sender);
+    if (to == share.part()) {
+      halves.push_back(std::move(h));
+      continue;
+    }
+    formats::BytesOut& o = out[static_cast<size_t>(to)];
+    o.Put(h.send), o.Put(h.time), o.Put(h.sender), o.Put(h.receiver), o.Put(h.comm), o.Put(h.tag);
+    o.Put(h.length), o.Put(h.n), o.Put<uint64_t>(h.fields.size());
+    for (const ExtraField& f : h.fields) o.PutString(trace_.Str(f.name)), o.PutString(trace_.Str(f.value));
+  }
+  held_.clear();
+  std::vector<std::string> to;
+  for (formats::BytesOut& o : out) to.push_back(std::move(o.bytes()));
+  const std::vector<std::string> from = share.AllToAll(to);
+  // No collective call below: a part may throw from here on.
+
+  for (const std::string& bytes : from) {
+    formats::BytesIn in(bytes);
+    while (!in.done()) {
+      MessageHalf h;
+      h.send = in.Get<bool>(), h.time = in.Get<double>(), h.sender = in.Get<OTF2_LocationRef>();
+      h.receiver = in.Get<OTF2_LocationRef>(), h.comm = in.Get<OTF2_CommRef>(), h.tag = in.Get<uint32_t>();
+      h.length = in.Get<uint64_t>(), h.n = in.Get<uint64_t>();
+      for (auto k = in.Get<uint64_t>(); k > 0; --k) {
+        StringId name = trace_.strings().Intern(in.GetString());
+        h.fields.push_back({name, trace_.strings().Intern(in.GetString())});
+      }
+      halves.push_back(std::move(h));
+    }
+  }
+  if (!started_) {
+    CreateContainers(first);
+    started_ = true;
+  }
+  // Containers begin with the archive's first record, as in a whole reading.
+  for (ContainerId c = 1; c < trace_.containers().size(); ++c) trace_.container(c).start = first;
+
+  // Links in the order a whole reading completes them: by the time of
+  // their later half (link stores must stay in time order).
+  std::map<std::tuple<OTF2_CommRef, OTF2_LocationRef, OTF2_LocationRef, uint32_t, uint64_t>, std::vector<size_t>>
+      links;
+  for (size_t i = 0; i < halves.size(); ++i) {
+    const MessageHalf& h = halves[i];
+    links[{h.comm, h.sender, h.receiver, h.tag, h.n}].push_back(i);
+  }
+  std::vector<std::pair<double, const std::vector<size_t>*>> order;
+  for (auto& [key, ends] : links) {
+    std::stable_sort(ends.begin(), ends.end(), [&](size_t a, size_t b) { return halves[a].time < halves[b].time; });
+    order.emplace_back(halves[ends.back()].time, &ends);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [time, ends] : order)
+    for (size_t i : *ends) Simulate(halves[i], nullptr);
+  Finish(first, last);
 }
 
 }  // namespace macroscope::otf2

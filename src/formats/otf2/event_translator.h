@@ -21,6 +21,12 @@
 // Times: seconds since the clock's global offset; containers are created
 // at the first event's time.
 //
+// Shared reading (formats/part_exchange.h): a translator that sees only
+// some locations holds its message halves instead of simulating them; at
+// the end, each half goes to the part that reads the sender, which
+// simulates the links in the order they complete, and every part finishes
+// at the span of the whole archive (FinishShared).
+//
 // Errors: per-record problems throw paje::SimulationError (no position);
 // callbacks run inside the OTF2 library (C code), so nothing may
 // be thrown through them: a callback stores the first exception, asks the
@@ -29,6 +35,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -38,6 +45,7 @@
 #include <otf2/otf2.h>
 
 #include "formats/otf2/definitions.h"
+#include "formats/part_exchange.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
 
@@ -56,6 +64,13 @@ class EventTranslator {
   // [first event, last event] (both 0 when there was no event).
   void Finish();
 
+  // Shared reading: messages are held from now on (call before the records).
+  void HoldMessages() { hold_messages_ = true; }
+  // Instead of Finish(), collectively with the other parts: `owner` says
+  // which part reads a location. Collective calls come first, so that a
+  // part that throws here (SimulationError) throws after its last one.
+  void FinishShared(formats::PartExchange& share, const std::function<int(OTF2_LocationRef)>& owner);
+
   uint64_t records() const { return records_; }
   // The first exception thrown while translating a record (null if none).
   std::exception_ptr error() const { return error_; }
@@ -64,6 +79,17 @@ class EventTranslator {
   struct Location {
     StringId identifier = kEmptyString;  // the container's alias
     ContainerId container = kNone;
+  };
+  // One end of an MPI message; `n`: the message's rank among those of its
+  // (communicator, sender, receiver, tag), counted by the side that saw it.
+  struct MessageHalf {
+    bool send = false;
+    double time = 0;
+    OTF2_LocationRef sender = 0, receiver = 0;
+    OTF2_CommRef comm = 0;
+    uint32_t tag = 0;
+    uint64_t length = 0, n = 0;
+    std::vector<ExtraField> fields;  // the record's attributes
   };
 
   // The OTF2 callbacks (event_translator.cc): each unpacks its record and
@@ -95,6 +121,9 @@ class EventTranslator {
                 OTF2_AttributeList* attributes);
   void Message(bool send, OTF2_LocationRef location, double time, uint32_t peer_rank, OTF2_CommRef comm,
                uint32_t tag, uint64_t length, OTF2_AttributeList* attributes, const char* kind);
+  // Simulates one half; `attributes`: the record's, when not held.
+  void Simulate(const MessageHalf& half, OTF2_AttributeList* attributes);
+  void Finish(double first, double last);
 
   const Definitions& defs_;
   Trace& trace_;
@@ -115,6 +144,8 @@ class EventTranslator {
   using Channel = std::tuple<OTF2_CommRef, OTF2_LocationRef, OTF2_LocationRef, uint32_t>;
   std::map<Channel, uint64_t> sent_, received_;
   std::vector<ExtraField> extras_;
+  bool hold_messages_ = false;
+  std::vector<MessageHalf> held_;
 };
 
 }  // namespace macroscope::otf2

@@ -20,7 +20,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   if (files.size() != 1) throw UserError(files[1] + ": OTF2 archives are read one at a time");
   paje::SimulatorOptions simulator = options.paje.simulator;
   simulator.sink = options.sink;
-  ArchiveStats s = ReadArchive(files.front(), simulator, trace);
+  ArchiveStats s = ReadArchive(files.front(), simulator, trace, options.share);
   return {s.records, s.bytes};
 }
 

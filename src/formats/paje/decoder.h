@@ -2,7 +2,8 @@
 // into words, parses the header's event definitions, and turns each event
 // line into a Record (strings interned, numbers parsed, field count
 // checked). Meant to run on its own thread while the simulator consumes
-// its blocks; it is the only writer of the trace's string pool meanwhile.
+// its blocks; it is the only writer of the trace's string pool meanwhile
+// (its chunk workers intern in pools of their own).
 #pragma once
 
 #include <deque>
@@ -12,8 +13,10 @@
 #include <vector>
 
 #include "formats/paje/event_definitions.h"
+#include "formats/paje/event_line.h"
 #include "formats/paje/line_sort.h"
 #include "formats/paje/record.h"
+#include "formats/paje/tokenizer.h"
 #include "model/string_pool.h"
 #include "util/mapped_file.h"
 
@@ -39,24 +42,33 @@ class Decoder {
   // Decode each file's event lines in time order (--sort, line_sort.h),
   // sorting up to `memory` bytes in memory.
   void SortLines(size_t memory) { sort_memory_ = memory; }
+  // Decode event lines on `workers` threads (chunk_decoder.h), in chunks of
+  // about `chunk_bytes`; 1 (the default): on this one.
+  void UseWorkers(int workers, size_t chunk_bytes) {
+    workers_ = workers;
+    chunk_bytes_ = chunk_bytes;
+  }
 
   const DecodeStats& stats() const { return stats_; }
 
  private:
-  struct CompiledDefinition {
-    EventDefinition def;
-    std::vector<std::pair<int, StringId>> user_fields;
-  };
   // Returns false when the consumer cancelled.
   bool Decode(const std::string& name, std::string_view text, MappedFile* file);
+  // Lines one by one from the tokenizer's position (event lines noted in
+  // `sorted` when given); with `until_event`, stops before the first event
+  // line outside a definition. Returns false when the consumer cancelled.
+  bool DecodeLines(Tokenizer& tokenizer, MappedFile* file, LineSort* sorted, bool until_event);
+  // The event lines from the tokenizer's position by the workers, up to the
+  // next definition line (where the tokenizer is left) or the end.
+  bool DecodeChunks(Tokenizer& tokenizer, std::string_view text, MappedFile* file);
   // Decodes one event line; returns false when the consumer cancelled.
   bool Event(const std::vector<std::string_view>& words, uint64_t line);
-  void Line(const std::vector<std::string_view>& words, uint64_t line);
+  // A PajeTraceFile record queues the file it names.
+  void QueueTraceFile(const Record& r);
   void Note(LineSort& sorted, const std::vector<std::string_view>& words, uint64_t line, std::string_view text) const;
   void Definition(const std::vector<std::string_view>& words, uint64_t line);
-  const CompiledDefinition* Find(std::string_view id) const;
-  double ParseTime(std::string_view word) const;
-  double ParseFloat(std::string_view word) const;
+  // The bytes of the current file before `upto` will not be read again.
+  void Release(MappedFile* file, const char* upto);
   [[noreturn]] void Fail(const std::string& message) const;
   void Flush(bool last);
   void Abandon(const std::string& error);
@@ -64,9 +76,7 @@ class Decoder {
   StringPool& strings_;
   BlockQueue& queue_;
   DefinitionParser definitions_parser_;
-  std::deque<CompiledDefinition> definitions_;
-  std::vector<const CompiledDefinition*> by_number_;  // ids that are small integers
-  std::vector<std::pair<std::string, const CompiledDefinition*>> by_name_;
+  DefinitionTable definitions_;
   std::deque<std::string> queued_files_;
   std::set<std::string> read_files_;
   std::unique_ptr<Block> block_;
@@ -74,6 +84,11 @@ class Decoder {
   uint64_t line_ = 0;
   DecodeStats stats_;
   size_t sort_memory_ = 0;  // 0: file order
+  int workers_ = 1;         // 1: no chunk workers
+  size_t chunk_bytes_ = 0;
+  const char* text_ = nullptr;  // the current file's text
+  size_t released_ = 0;         // bytes of it released
+  std::vector<std::string_view> words_;
 };
 
 }  // namespace macroscope::paje

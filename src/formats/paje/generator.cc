@@ -149,6 +149,7 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
   if (o.depth < 1 || o.depth > 8) throw UserError("--depth must be in 1..8");
   if (o.arity < 1 || o.arity > 1000) throw UserError("--arity must be in 1..1000");
   if (o.values < 1) throw UserError("--values must be at least 1");
+  if (o.nesting < 1 || o.nesting > 8) throw UserError("--nesting must be in 1..8");
   Output out(f);
   out.Put(kHeader);
   // Types: L1 under the root, L2 under L1, ...; entity types on the leaf type.
@@ -163,9 +164,17 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
   if (o.variables) out.Line("3 V L", leaf, " \"Load\" \"0 0 1\"");
   if (o.links) out.Line("4 K L1 L", leaf, " L", leaf, " \"Message\"");
   for (int v = 0; v < o.values; ++v) out.Line("5 v", v, " S \"value ", v, "\" \"0.", v * 37 % 10, " 0.5 0.5\"");
+  // Inner levels: state type S<d> (same value names) and variable type V<d>.
+  for (int d = 1; o.inner && d < o.depth; ++d) {
+    out.Line("1 S", d, " L", d, " \"State ", d, "\"");
+    if (o.variables) out.Line("3 V", d, " L", d, " \"Load ", d, "\" \"0 0 1\"");
+    for (int v = 0; v < o.values; ++v)
+      out.Line("5 v", v, " S", d, " \"value ", v, "\" \"0.", v * 37 % 10, " 0.5 0.5\"");
+  }
   // Containers, breadth first; names are paths of child numbers.
   std::vector<std::string> level{""};
   std::vector<std::string> top_of_leaf;  // level-1 ancestor of each leaf
+  std::vector<std::pair<std::string, int>> inner;  // inner emitters: name, level
   for (int d = 1; d <= o.depth; ++d) {
     std::vector<std::string> next;
     for (const auto& parent : level) {
@@ -173,6 +182,7 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
         std::string name = parent.empty() ? std::string("c") : parent;
         name.append(parent.empty() ? "" : ".").append(std::to_string(a));
         out.Line("6 0 ", name, " L", d, " ", parent.empty() ? std::string("0") : parent, " ", name);
+        if (o.inner && d < o.depth) inner.emplace_back(name, d);
         next.push_back(std::move(name));
       }
     }
@@ -181,20 +191,32 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
   const std::vector<std::string>& leaves = level;
   for (const auto& leaf : leaves) top_of_leaf.push_back(leaf.substr(0, leaf.find('.')));
 
-  // Each leaf has a next-change time; a min-heap keeps lines in time order.
+  // Each emitter (the leaves, then the inner containers) has a next-change
+  // time; a min-heap keeps lines in time order.
   std::mt19937_64 rng(o.seed);
   std::uniform_int_distribution<int> duration(1, 100);
   std::uniform_int_distribution<int> value(0, o.values - 1);
   std::uniform_int_distribution<size_t> any_leaf(0, leaves.size() - 1);
-  using Next = std::pair<uint64_t, uint32_t>;  // (time, leaf)
+  using Next = std::pair<uint64_t, uint32_t>;  // (time, emitter)
   std::priority_queue<Next, std::vector<Next>, std::greater<>> heap;
-  for (uint32_t i = 0; i < leaves.size(); ++i) heap.push({0, i});
+  for (uint32_t i = 0; i < leaves.size() + inner.size(); ++i) heap.push({0, i});
   uint64_t written = 0, link_key = 0;
   std::vector<uint8_t> pushed(leaves.size(), 0);
   while (written < o.events) {
     const uint64_t t = heap.top().first;
     const uint32_t leaf = heap.top().second;
     heap.pop();
+    if (leaf >= leaves.size()) {  // an inner container: a state, and its variable
+      const auto& [name, d] = inner[leaf - leaves.size()];
+      out.Line("10 ", t, " ", name, " S", d, " v", static_cast<uint64_t>(value(rng)));
+      ++written;
+      if (o.variables) {
+        out.Line("14 ", t, " ", name, " V", d, " ", rng() % 1000);
+        ++written;
+      }
+      heap.push({t + static_cast<uint64_t>(duration(rng)), leaf});
+      continue;
+    }
     const std::string& name = leaves[leaf];
     auto line = [&](const char* id) {
       out.Put(id);
@@ -203,11 +225,10 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
       out.Put(" ");
       out.Put(name);
     };
-    if (pushed[leaf]) {
+    for (; pushed[leaf] > 0; --pushed[leaf]) {
       line("12");
       out.Put(" N");
       out.EndLine();
-      pushed[leaf] = 0;
       ++written;
     }
     line("10");
@@ -220,6 +241,12 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
       out.Line("11 ", t + 1, " ", name, " N v", static_cast<uint64_t>(value(rng)));
       pushed[leaf] = 1;
       ++written;
+      // Deeper pushes, one instant apart, all popped at the next change.
+      for (int k = 2; k <= o.nesting && d > k + 1 && rng() % 2 == 0; ++k) {
+        out.Line("11 ", t + static_cast<uint64_t>(k), " ", name, " N v", static_cast<uint64_t>(value(rng)));
+        pushed[leaf] = static_cast<uint8_t>(k);
+        ++written;
+      }
     }
     if (o.punctual && rng() % 4 == 0) {
       line("13");

@@ -5,8 +5,12 @@
 // below the root with `arity` children each; only the leaves emit. Each
 // leaf runs contiguous states whose values are drawn uniformly from
 // `values` names and whose durations are uniform integers in 1..100.
-// Options add nested (pushed) states, punctual events, links between
-// leaves and a variable per leaf. Lines are written in global time order.
+// Options add nested (pushed, up to `nesting` deep) states, punctual
+// events, links between leaves, a variable per leaf, and states (and
+// variables) on the inner containers too, so that every level holds
+// entities as in real traces (a node's and a process's states above its
+// threads'). Lines are written in global time order. With `nesting` 1 and
+// without `inner`, the output is what it always was.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +25,11 @@ struct GeneratorOptions {
   uint64_t events = 1000000;  // timed event lines to write (about)
   uint64_t seed = 1;
   bool nested = false;     // a pushed state inside some states
+  int nesting = 1;         // with `nested`: pushed states nest up to this deep
   bool punctual = false;   // punctual events
   bool links = false;      // links between random leaves
   bool variables = false;  // a variable per leaf
+  bool inner = false;      // inner containers run states too (and a variable with `variables`)
 };
 
 // Writes the trace; returns the number of timed event lines written.

@@ -1,14 +1,9 @@
 #include "formats/paje/line_sort.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
-#include "util/error.h"
+#include "util/run_file.h"
 
 namespace macroscope::paje {
 
@@ -22,37 +17,12 @@ bool Before(bool a_front, double a_time, bool b_front, double b_time) {
 
 // A run's record: front (1 byte), time, line, length (8 bytes each), text.
 constexpr size_t kHeaderSize = 1 + 3 * 8;
-// Stream buffer of each run: small, as a merge reads every run at once.
-constexpr size_t kRunBuffer = size_t{64} << 10;
-
-std::string TempDirectory() {
-  const char* dir = std::getenv("TMPDIR");
-  return dir != nullptr && *dir != '\0' ? dir : P_tmpdir;
-}
 
 }  // namespace
 
-// A sorted run in a temporary file, written whole, then read back once.
+// A sorted run of lines in a temporary file (util/run_file.h).
 class LineSort::Run {
  public:
-  Run() : directory_(TempDirectory()) {
-    std::string path = directory_ + "/macroscope-sort-XXXXXX";
-    int fd = mkstemp(path.data());
-    if (fd < 0) Fail("cannot create a temporary file");
-    unlink(path.c_str());  // the open descriptor keeps it: nothing to clean up, on any exit
-    stream_ = fdopen(fd, "w+b");
-    if (stream_ == nullptr) {
-      int err = errno;
-      close(fd);
-      errno = err;
-      Fail("cannot open a temporary file");
-    }
-    std::setvbuf(stream_, nullptr, _IOFBF, kRunBuffer);
-  }
-  ~Run() { std::fclose(stream_); }
-  Run(const Run&) = delete;
-  Run& operator=(const Run&) = delete;
-
   void Write(const Entry& e, std::string_view text) {
     char header[kHeaderSize];
     header[0] = e.front ? 1 : 0;
@@ -60,40 +30,27 @@ class LineSort::Run {
     std::memcpy(header + 1, &e.time, 8);
     std::memcpy(header + 9, &e.line, 8);
     std::memcpy(header + 17, &length, 8);
-    if (std::fwrite(header, 1, kHeaderSize, stream_) != kHeaderSize ||
-        std::fwrite(text.data(), 1, text.size(), stream_) != text.size())
-      Fail("cannot write a sorted run");
+    file_.Write(header, kHeaderSize);
+    file_.Write(text.data(), text.size());
   }
-  void Rewind() {
-    if (std::fflush(stream_) != 0 || std::fseek(stream_, 0, SEEK_SET) != 0) Fail("cannot write a sorted run");
-  }
+  void Rewind() { file_.Rewind(); }
   // The next record into `head` (its text in this run's buffer); false at the end.
   bool Read(Head& head) {
     char header[kHeaderSize];
-    size_t n = std::fread(header, 1, kHeaderSize, stream_);
-    if (n == 0 && std::feof(stream_)) return false;
+    if (!file_.Read(header, kHeaderSize)) return false;
     uint64_t length = 0;
-    if (n == kHeaderSize) {
-      head.front = header[0] != 0;
-      std::memcpy(&head.time, header + 1, 8);
-      std::memcpy(&head.line, header + 9, 8);
-      std::memcpy(&length, header + 17, 8);
-      text_.resize(length);
-    }
-    if (n != kHeaderSize || std::fread(text_.data(), 1, length, stream_) != length)
-      Fail("cannot read a sorted run back");
+    head.front = header[0] != 0;
+    std::memcpy(&head.time, header + 1, 8);
+    std::memcpy(&head.line, header + 9, 8);
+    std::memcpy(&length, header + 17, 8);
+    text_.resize(length);
+    file_.ReadRest(text_.data(), length);
     head.text = text_;
     return true;
   }
 
  private:
-  [[noreturn]] void Fail(const std::string& what) const {
-    throw UserError(directory_ + ": " + what + " for --sort: " + std::strerror(errno) +
-                    " (TMPDIR names the folder; --sort needs about the trace's size there)");
-  }
-
-  std::string directory_;
-  std::FILE* stream_ = nullptr;
+  RunFile file_{"--sort", "about the trace's size"};
   std::string text_;
 };
 

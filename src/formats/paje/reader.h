@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/paje/chunk_decoder.h"
 #include "formats/paje/line_sort.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
@@ -21,6 +22,11 @@ struct ReadOptions {
   // paje.trace (line_sort.h), sorting up to sort_memory bytes in memory.
   bool sort = false;
   size_t sort_memory = kSortMemory;
+  // Threads decoding event lines, in chunks of about chunk_bytes of input
+  // (chunk_decoder.h), besides the one simulating: 0, one per core; 1, one
+  // thread decoding line by line.
+  int threads = 0;
+  size_t chunk_bytes = kChunkBytes;
   SimulatorOptions simulator;
 };
 

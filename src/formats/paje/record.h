@@ -28,6 +28,9 @@ struct Record {
   StringId Get(Field f) const { return field[static_cast<int>(f)]; }
 };
 
+// Records per block a decoder fills before handing it over.
+inline constexpr size_t kRecordsPerBlock = 8192;
+
 struct Block {
   std::vector<Record> records;
   std::vector<ExtraField> extras;

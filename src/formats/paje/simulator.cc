@@ -17,6 +17,7 @@ Simulator::Simulator(Trace& trace, SimulatorOptions options) : trace_(trace), op
   container_by_identifier_.assign(zero + 1, kNone);
   container_by_identifier_[zero] = kRootContainer;
   container_states_.resize(1);
+  routes_.resize(1);
 }
 
 TypeId Simulator::LookupType(StringId identifier) const {
@@ -107,6 +108,7 @@ void Simulator::CreateContainer(double time, StringId type_identifier, StringId 
   trace_.container(id).extras.assign(extras.begin(), extras.end());
   Put(container_by_identifier_, identifier, id);
   container_states_.emplace_back();
+  routes_.emplace_back();
 }
 
 TypeId Simulator::EntityType(StringId type_identifier, ContainerId container, TypeKind kind) const {
@@ -123,10 +125,11 @@ TypeId Simulator::EntityType(StringId type_identifier, ContainerId container, Ty
 }
 
 bool Simulator::Route(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out) {
-  if (container_identifier < routes_.size()) {
-    const RouteEntry& r = routes_[container_identifier];
-    if (r.type_identifier == type_identifier && r.kind == kind) {
-      out = r.target;
+  ContainerId c = container_identifier < container_by_identifier_.size() ? container_by_identifier_[container_identifier]
+                                                                         : kNone;
+  if (c != kNone) {
+    if (const RouteEntry* r = routes_[c].Find(type_identifier); r != nullptr && r->kind == kind) {
+      out = r->target;
       return true;
     }
   }
@@ -134,20 +137,23 @@ bool Simulator::Route(StringId type_identifier, StringId container_identifier, T
   out.type = EntityType(type_identifier, out.container, kind);
   out.store = StoreIndex(out.container, out.type);
   if (trace_.container(out.container).destroyed) return false;
-  if (container_identifier >= routes_.size()) routes_.resize(container_identifier + 1 + routes_.size() / 2);
-  routes_[container_identifier] = {type_identifier, kind, out};
+  RouteSet& set = routes_[out.container];
+  set.entry[set.next] = {type_identifier, kind, out};
+  set.next = static_cast<uint8_t>((set.next + 1) % RouteSet::kWays);
   return true;
 }
 
 void Simulator::Prefetch(StringId type_identifier, StringId container_identifier, int stage) const {
-  if (container_identifier >= routes_.size()) return;
-  const RouteEntry& r = routes_[container_identifier];
-  if (r.type_identifier != type_identifier) return;
-  const EntityStore& s = trace_.stores()[r.target.store];
+  if (container_identifier >= container_by_identifier_.size()) return;
+  ContainerId c = container_by_identifier_[container_identifier];
+  if (c == kNone) return;
+  const RouteEntry* r = routes_[c].Find(type_identifier);
+  if (r == nullptr) return;
+  const EntityStore& s = trace_.stores()[r->target.store];
   if (stage == 0) {
     __builtin_prefetch(&s);
     __builtin_prefetch(reinterpret_cast<const char*>(&s) + 64);
-    __builtin_prefetch(&stacks_[r.target.store]);
+    __builtin_prefetch(&stacks_[r->target.store]);
     return;
   }
   size_t n = s.size();
@@ -156,7 +162,7 @@ void Simulator::Prefetch(StringId type_identifier, StringId container_identifier
   __builtin_prefetch(s.value.data() + n, 1);
   __builtin_prefetch(s.level.data() + n, 1);
   if (n > 0) __builtin_prefetch(s.end.data() + n - 1, 1);
-  const auto& stack = stacks_[r.target.store];
+  const auto& stack = stacks_[r->target.store];
   if (!stack.empty()) __builtin_prefetch(s.end.data() + stack.front(), 1);
 }
 
@@ -172,7 +178,9 @@ uint32_t Simulator::StoreIndex(ContainerId container, TypeId type) {
 void Simulator::CheckTimeOrder(uint32_t si, double time) const {
   const EntityStore& s = trace_.stores()[si];
   double start = 0, end = kOpen;
-  if (const StoreDrain& d = drains_[si]; s.size() == d.tail_size) {  // the last entity was handed over
+  // drains_ only with a sink: without, reading it is one more cache miss per event.
+  if (options_.sink != nullptr && s.size() == drains_[si].tail_size) {  // the last entity was handed over
+    const StoreDrain& d = drains_[si];
     start = d.last_start;
     end = d.last_end;
   } else {
@@ -404,18 +412,17 @@ void Simulator::DestroyContainer(double time, StringId type_identifier, StringId
 void Simulator::DestroyTree(ContainerId root, double time) {
   // Parents before children, skipping those already destroyed (pj_dump's order).
   std::vector<ContainerId> todo{root};
-  while (!todo.empty()) {
+  for (size_t visited = 0; !todo.empty(); ++visited) {
     ContainerId c = todo.back();
     todo.pop_back();
-    if (!trace_.container(c).destroyed) Destroy(c, time);
+    if (!trace_.container(c).destroyed) Destroy(c, time, visited);
     for (ContainerId child : trace_.container(c).children) todo.push_back(child);
   }
 }
 
-void Simulator::Destroy(ContainerId c, double time) {
+void Simulator::Destroy(ContainerId c, double time, size_t rank) {
   Container& container = trace_.container(c);
-  StringId identifier = container.alias != kEmptyString ? container.alias : container.name;
-  if (identifier < routes_.size()) routes_[identifier] = RouteEntry{};
+  routes_[c] = RouteSet{};
   container.destroyed = true;
   container.end = time;
   for (auto& [type, si] : container.stores) {
@@ -428,7 +435,7 @@ void Simulator::Destroy(ContainerId c, double time) {
       const auto& [key, link] = *cs.pending_links.begin();
       throw SimulationError(std::to_string(cs.pending_links.size()) + " incomplete link(s) at the end of container " +
                             Quote(trace_, container.name) + ", e.g. key " + Quote(trace_, key) + " of type " +
-                            Quote(trace_, trace_.type(link.type).name));
+                            Quote(trace_, trace_.type(link.type).name), rank);
     }
     cs.pending_links.clear();
   }

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <array>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -35,7 +36,13 @@ namespace macroscope::paje {
 
 class SimulationError : public std::runtime_error {
  public:
-  explicit SimulationError(const std::string& message) : std::runtime_error(message) {}
+  explicit SimulationError(const std::string& message, size_t rank = 0)
+      : std::runtime_error(message), rank(rank) {}
+  // Among the errors one line may raise in several shards of a sharded
+  // simulation (sharded_simulation.h: destroying a tree of containers held
+  // by different shards), the one the sequential simulator raises has the
+  // lowest rank: the containers the destruction visited before.
+  size_t rank;
 };
 
 // Time going backwards in one (container, type): the Pajé reader suggests
@@ -53,6 +60,9 @@ struct SimulatorOptions {
   EntitySink* sink = nullptr;
   // With a sink: entities appended between two hand-overs.
   size_t drain_interval = 65536;
+  // Threads simulating, each owning the entities of a share of the
+  // containers (sharded_simulation.h); 1: one simulator, on the reader's thread.
+  int shards = 1;
 };
 
 using Extras = std::span<const ExtraField>;
@@ -118,9 +128,11 @@ class Simulator {
     TypeId type = kNone;
     uint32_t store = kNone;
   };
-  // Resolves and checks (container, type) with a one-entry cache per
-  // container identifier, as consecutive lines mostly repeat both. Throws
-  // for an unknown or mismatched pair; false when the container is destroyed.
+  // Resolves and checks (container, type) with a cache of a few entries per
+  // container: a container's lines mostly repeat a few types (a
+  // state, then its variable, ...), and a one-entry cache would miss on each
+  // alternation, leaving the store's header cold. Throws for an unknown or
+  // mismatched pair; false when the container is destroyed.
   bool Route(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out);
   TypeId LookupType(StringId identifier) const;
   ContainerId LookupContainer(StringId identifier, const char* role = "container") const;
@@ -130,7 +142,7 @@ class Simulator {
   StringId ResolveValue(TypeId type, StringId value) const;
   void CheckTimeOrder(uint32_t store, double time) const;
   uint32_t OpenState(uint32_t store, double time, StringId value, uint16_t level, uint32_t extras);
-  void Destroy(ContainerId container, double time);
+  void Destroy(ContainerId container, double time, size_t rank);
   void DestroyTree(ContainerId container, double time);
   void FinishLink(uint32_t store, const PendingLink& link, StringId key);
   void LinkEnd(bool is_start, double time, StringId type, StringId container, StringId peer, StringId value,
@@ -147,7 +159,19 @@ class Simulator {
     TypeKind kind = TypeKind::kContainer;
     Target target;
   };
-  std::vector<RouteEntry> routes_;                   // indexed by container identifier
+  // The types a container's lines last used (a leaf of the generator's
+  // traces has four), replaced in turn.
+  struct alignas(64) RouteSet {
+    static constexpr int kWays = 4;
+    std::array<RouteEntry, kWays> entry;
+    uint8_t next = 0;  // the way the next miss replaces
+    const RouteEntry* Find(StringId type_identifier) const {
+      for (const RouteEntry& e : entry)
+        if (e.type_identifier == type_identifier) return &e;
+      return nullptr;
+    }
+  };
+  std::vector<RouteSet> routes_;                     // indexed by ContainerId
   std::vector<ContainerState> container_states_;
 
   // Streaming (simulator_drain.cc). An entity appended to a store, or

@@ -1,11 +1,22 @@
 #include "formats/paje/tokenizer.h"
 
+#include <array>
 #include <cstring>
 
 namespace macroscope::paje {
 
 namespace {
+
 inline bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// The characters that end a bare word, looked up in one load instead of
+// seven comparisons: the inner loop of every read.
+constexpr std::array<bool, 256> kEndsWord = [] {
+  std::array<bool, 256> ends{};
+  for (char c : {' ', '\t', '\r', '\v', '\f', '\n', '#'}) ends[static_cast<unsigned char>(c)] = true;
+  return ends;
+}();
+
 }  // namespace
 
 bool Tokenizer::Next(std::vector<std::string_view>& words, uint64_t& line) {
@@ -35,7 +46,7 @@ bool Tokenizer::Next(std::vector<std::string_view>& words, uint64_t& line) {
         continue;
       }
       const char* start = p;
-      while (p < end_ && !IsBlank(*p) && *p != '\n' && *p != '#') ++p;
+      while (p < end_ && !kEndsWord[static_cast<unsigned char>(*p)]) ++p;
       words.emplace_back(start, p - start);
     }
     p_ = p < end_ ? p + 1 : end_;

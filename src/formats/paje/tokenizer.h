@@ -18,8 +18,12 @@ class Tokenizer {
   // Fills words with the next line that has any; returns false at the end.
   // `line` receives its 1-based number.
   bool Next(std::vector<std::string_view>& words, uint64_t& line);
-  // Byte offset of the next unread character, relative to the text start.
+  // The next unread character.
   const char* position() const { return p_; }
+  // The number of the last line started (blank lines count): a Tokenizer
+  // made on the text from position() with first line line() + 1 goes on
+  // as this one would.
+  uint64_t line() const { return line_; }
 
  private:
   const char* p_;

@@ -1,0 +1,106 @@
+#include "formats/paje/event_line.h"
+
+#include <charconv>
+
+namespace macroscope::paje {
+
+namespace {
+
+bool SmallNumber(std::string_view s, size_t& value) {
+  if (s.empty() || s.size() > 6) return false;
+  value = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + static_cast<size_t>(c - '0');
+  }
+  return s.size() == 1 || s[0] != '0';
+}
+
+bool IsVariableChange(EventKind k) {
+  return k == EventKind::kSetVariable || k == EventKind::kAddVariable || k == EventKind::kSubVariable;
+}
+
+double ParseTime(std::string_view w) {
+  std::optional<double> v = ToTime(w);
+  if (!v) throw LineError{"unparsable number '" + std::string(!w.empty() && w[0] == '+' ? w.substr(1) : w) + "'"};
+  return *v;
+}
+
+// Variable values are single precision in pj_dump (strtof); so here.
+double ParseFloat(std::string_view w) {
+  if (!w.empty() && w[0] == '+') w.remove_prefix(1);
+  float v = 0;
+  auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+  if (ec == std::errc::result_out_of_range) throw LineError{"number out of range '" + std::string(w) + "'"};
+  if (ec != std::errc() || end != w.data() + w.size()) throw LineError{"unparsable number '" + std::string(w) + "'"};
+  return static_cast<double>(v);
+}
+
+}  // namespace
+
+std::optional<double> ToTime(std::string_view w) {
+  if (!w.empty() && w[0] == '+') w.remove_prefix(1);
+  double v = 0;
+  auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+  if (ec != std::errc() || end != w.data() + w.size()) return std::nullopt;
+  return v;
+}
+
+const CompiledDefinition* DefinitionTable::Find(std::string_view id) const {
+  size_t n;
+  if (SmallNumber(id, n)) return n < by_number_.size() ? by_number_[n] : nullptr;
+  for (auto& [name, d] : by_name_)
+    if (name == id) return d;
+  return nullptr;
+}
+
+void DefinitionTable::Add(EventDefinition def, StringPool& strings) {
+  CompiledDefinition& d = definitions_.emplace_back();
+  d.def = std::move(def);
+  for (auto& u : d.def.user_fields) d.user_fields.emplace_back(u.position + 1, strings.Intern(u.name));
+  d.time_word = d.def.at(Field::kTime) >= 0 ? d.def.at(Field::kTime) + 1 : -1;
+  const bool variable = IsVariableChange(d.def.kind);
+  for (int f = 0; f < kFieldCount; ++f) {
+    int p = d.def.position[f];
+    if (p < 0 || f == static_cast<int>(Field::kTime) || f == static_cast<int>(Field::kLine) ||
+        f == static_cast<int>(Field::kFile))
+      continue;
+    if (variable && f == static_cast<int>(Field::kValue))
+      d.number_word = p + 1;
+    else
+      d.string_words.emplace_back(f, p + 1);
+  }
+  size_t n;
+  if (SmallNumber(d.def.id, n)) {
+    if (n >= by_number_.size()) by_number_.resize(n + 1, nullptr);
+    by_number_[n] = &d;
+  } else {
+    by_name_.emplace_back(d.def.id, &d);
+  }
+}
+
+void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::string_view>& words, uint64_t line,
+                     StringPool& strings, Block& block) {
+  const CompiledDefinition* d = definitions.Find(words[0]);
+  if (d == nullptr) throw LineError{"event id '" + std::string(words[0]) + "' has no definition"};
+  const EventDefinition& def = d->def;
+  if (static_cast<int>(words.size()) - 1 != def.field_count())
+    throw LineError{std::string(EventKindName(def.kind)) + " (id " + def.id + ") needs " +
+                    std::to_string(def.field_count()) + " fields, found " + std::to_string(words.size() - 1)};
+  Record r;
+  r.kind = def.kind;
+  r.line = line;
+  // As pj_dump, every event sets the current time; one without a Time
+  // field (a definition) sets it to 0.
+  r.time = d->time_word >= 0 ? ParseTime(words[d->time_word]) : 0;
+  r.number = 0;
+  r.field.fill(kEmptyString);
+  for (auto [f, w] : d->string_words) r.field[f] = strings.Intern(words[w]);
+  if (d->number_word >= 0) r.number = ParseFloat(words[d->number_word]);
+  r.extras_begin = static_cast<uint32_t>(block.extras.size());
+  for (auto& [w, name] : d->user_fields) block.extras.push_back({name, strings.Intern(words[w])});
+  r.extras_count = static_cast<uint32_t>(block.extras.size() - r.extras_begin);
+  block.records.push_back(r);
+}
+
+}  // namespace macroscope::paje

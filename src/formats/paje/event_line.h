@@ -1,0 +1,61 @@
+// One event line into a Record: the work the sequential decoder and the
+// chunk workers (chunk_decoder.h) share, so that both give the same
+// records. Strings are interned in the pool they are given, field by field
+// in Field order, then the user fields: the order in which a pool first
+// sees them is the sequential one.
+#pragma once
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "formats/paje/event_definitions.h"
+#include "formats/paje/record.h"
+#include "model/string_pool.h"
+
+namespace macroscope::paje {
+
+struct CompiledDefinition {
+  EventDefinition def;
+  std::vector<std::pair<int, StringId>> user_fields;  // position, name in the trace's pool
+  // Precomputed from def for the hot loop: the word of the time (-1: none),
+  // of a variable change's value (-1: none), and the string fields in
+  // Field order with their words.
+  int time_word = -1;
+  int number_word = -1;
+  std::vector<std::pair<int, int>> string_words;  // field, word
+};
+
+// The definitions read so far, found by id. Chunk workers only read it:
+// it changes only while no worker runs.
+class DefinitionTable {
+ public:
+  const CompiledDefinition* Find(std::string_view id) const;
+  // The caller has checked that the id is new; user field names are
+  // interned in `strings` (the trace's pool).
+  void Add(EventDefinition def, StringPool& strings);
+
+ private:
+  std::deque<CompiledDefinition> definitions_;
+  std::vector<const CompiledDefinition*> by_number_;  // ids that are small integers
+  std::vector<std::pair<std::string, const CompiledDefinition*>> by_name_;
+};
+
+// A bad event line; the caller adds the file and line to the message.
+struct LineError {
+  std::string message;
+};
+
+// A time word ('+' allowed in front), or nothing when it is not a number.
+std::optional<double> ToTime(std::string_view word);
+
+// Appends the record of one event line (words[0]: its event id) to
+// `block`, its strings interned in `strings`. Throws LineError, leaving
+// the block as it was.
+void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::string_view>& words, uint64_t line,
+                     StringPool& strings, Block& block);
+
+}  // namespace macroscope::paje

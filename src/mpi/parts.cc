@@ -1,0 +1,49 @@
+// What does not need MPI itself: which traces are shared, and part 0's
+// last word. Built with and without MPI.
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "formats/format.h"
+#include "mpi/world.h"
+#include "util/error.h"
+
+namespace macroscope::mpi {
+
+formats::PartExchange* ShareFor(const std::vector<std::string>& files) {
+  World* world = Launched();
+  if (world == nullptr || files.size() != 1) return nullptr;
+  // Every part detects alike: a file that cannot be read fails everywhere.
+  return formats::Detect(files.front()).name == "otf2" ? world : nullptr;
+}
+
+void OnRoot(World* world, const std::function<void()>& f) {
+  if (world == nullptr) return f();
+  // Part 0's outcome, for the others: "" (done), "u" + a UserError's
+  // message, "i" + an internal error's.
+  std::string outcome;
+  std::exception_ptr failure;
+  if (world->part() == 0) {
+    try {
+      f();
+    } catch (const UserError& e) {
+      outcome = std::string("u") + e.what();
+      failure = std::current_exception();
+    } catch (const std::exception& e) {
+      outcome = std::string("i") + e.what();
+      failure = std::current_exception();
+    }
+  }
+  outcome = world->Broadcast(outcome);
+  if (failure) std::rethrow_exception(failure);
+  if (!outcome.empty()) {
+    if (outcome[0] == 'u') throw UserError(outcome.substr(1));
+    throw std::runtime_error(outcome.substr(1));
+  }
+  const uint64_t sent = world->bytes_sent();
+  const double total = world->Sum(static_cast<double>(sent));
+  if (world->part() == 0)
+    std::fprintf(stderr, "macroscope: mpi: %d ranks exchanged %.0f bytes in collectives\n", world->parts(), total);
+}
+
+}  // namespace macroscope::mpi

@@ -1,0 +1,16 @@
+// The statistics of a trace read in parts: each part counts its share, and
+// part 0 sums the rows.
+#pragma once
+
+#include "analysis/state_statistics.h"
+#include "formats/part_exchange.h"
+
+namespace macroscope::mpi {
+
+// Collective. On part 0, the rows of every part summed by (kind, type,
+// value), with means and shares of the sums; elsewhere, `mine`. Sums of
+// whole clock ticks (OTF2) are exact in any order: the result is a whole
+// reading's, bit for bit.
+analysis::Statistics ReduceStatistics(const analysis::Statistics& mine, formats::PartExchange& share);
+
+}  // namespace macroscope::mpi

@@ -1,0 +1,41 @@
+// The processes of an MPI job (mpirun -np N macroscope …) as the parts of
+// one reading (formats/part_exchange.h), and the rule that only part 0
+// speaks: the others' standard output and error go to /dev/null, and a
+// command's result is part 0's (OnRoot).
+//
+// Without MPI (the default build) or outside mpirun, Launched() is null
+// and every command runs as one process, exactly as without this folder.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "formats/part_exchange.h"
+
+namespace macroscope::mpi {
+
+class World : public formats::PartExchange {
+ public:
+  // Payload bytes this process has sent through the collectives so far
+  // (the communication volume docs/mpi.md reports).
+  virtual uint64_t bytes_sent() const = 0;
+};
+
+// The job this process belongs to, when launched by mpirun in a build with
+// MPI (initialised on the first call, finalised at exit); null otherwise.
+World* Launched();
+
+// The share to read `files` with: the world for a trace made of several
+// files that its reader reads in parts (OTF2), else null (every process
+// reads the whole trace).
+formats::PartExchange* ShareFor(const std::vector<std::string>& files);
+
+// Runs the end of a command (its output) on part 0 only; the other parts
+// wait and end as part 0 does: throw the same UserError (silently), or
+// return. Then part 0 prints the bytes the job exchanged on stderr. Null
+// `world`: runs `f`.
+void OnRoot(World* world, const std::function<void()>& f);
+
+}  // namespace macroscope::mpi

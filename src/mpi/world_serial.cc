@@ -1,0 +1,8 @@
+// The build without MPI: never launched by mpirun as a job.
+#include "mpi/world.h"
+
+namespace macroscope::mpi {
+
+World* Launched() { return nullptr; }
+
+}  // namespace macroscope::mpi

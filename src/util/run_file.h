@@ -1,0 +1,40 @@
+// A temporary file holding one sorted run of an external sort (Pajé's
+// --sort, the Chrome reader beyond its memory budget): written whole, then
+// read back once. It lives in $TMPDIR and is unlinked as soon as it is
+// created, so none is left behind whatever happens to the process.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+
+namespace macroscope {
+
+class RunFile {
+ public:
+  // `purpose` and `need` only word the messages: "DIR: cannot write a sorted
+  // run for PURPOSE: ERROR (TMPDIR names the folder; PURPOSE needs NEED there)".
+  RunFile(std::string purpose, std::string need);
+  ~RunFile();
+  RunFile(const RunFile&) = delete;
+  RunFile& operator=(const RunFile&) = delete;
+
+  // Throws UserError when the bytes cannot be written.
+  void Write(const void* data, size_t size);
+  // After the last Write(): reading starts from the beginning.
+  void Rewind();
+  // The next `size` bytes; false at the end of the file (nothing left to
+  // read). Throws UserError on a partial read.
+  bool Read(void* data, size_t size);
+  // The rest of a record whose start Read() gave: throws UserError unless
+  // all `size` bytes are there.
+  void ReadRest(void* data, size_t size);
+
+ private:
+  [[noreturn]] void Fail(const std::string& what) const;
+
+  std::string directory_, purpose_, need_;
+  std::FILE* stream_ = nullptr;
+};
+
+}  // namespace macroscope

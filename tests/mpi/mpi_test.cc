@@ -1,0 +1,96 @@
+// `mpirun -np N macroscope aggregate|stats` gives the single process's
+// output byte for byte (OTF2 archives read in parts, models and statistics
+// reduced on rank 0), and bad input ends every rank with one message.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "ring_archive.h"
+#include "sample_archive.h"
+#include "test_support.h"
+
+namespace macroscope::testing {
+namespace {
+
+// `macroscope ARGS` under mpirun with `ranks` processes (as root too).
+CommandResult Mpirun(int ranks, const std::string& args) {
+  return RunCommand(std::string(MPIRUN) + " --allow-run-as-root --oversubscribe -q -np " + std::to_string(ranks) +
+                    " " + MACROSCOPE_BINARY + " " + args);
+}
+
+// The single process's standard output, then the same under 2 and 4 ranks.
+void ExpectSameUnderMpirun(const std::string& args) {
+  CommandResult one = Macroscope(args);
+  ASSERT_EQ(one.exit_code, 0) << args << ": " << one.err;
+  ASSERT_FALSE(one.out.empty());
+  for (int ranks : {2, 4}) {
+    CommandResult many = Mpirun(ranks, args);
+    ASSERT_EQ(many.exit_code, 0) << ranks << " ranks, " << args << ": " << many.err;
+    EXPECT_EQ(many.out, one.out) << ranks << " ranks, " << args;
+    // Rank 0 alone speaks: the communication volume, once.
+    EXPECT_NE(many.err.find("macroscope: mpi: " + std::to_string(ranks) + " ranks exchanged"), std::string::npos)
+        << many.err;
+  }
+}
+
+class MpiSample : public ::testing::Test {
+ protected:
+  // Three locations in two processes, nested states, a message between
+  // processes, metrics (otf2/sample_archive.h).
+  void SetUp() override { anchor_ = Quote(otf2::testing::WriteSampleArchive(dir_.path())); }
+  TempDir dir_;
+  std::string anchor_;
+};
+
+TEST_F(MpiSample, StatsAreTheSingleProcesss) {
+  ExpectSameUnderMpirun("stats " + anchor_);
+  ExpectSameUnderMpirun("stats --format json --start +10ms --end +60ms " + anchor_);
+}
+
+TEST_F(MpiSample, AggregationsAreTheSingleProcesss) {
+  ExpectSameUnderMpirun("aggregate --plist --no-cache --slices 20 " + anchor_);
+  ExpectSameUnderMpirun("aggregate --mode spatiotemporal --p 0.3 " + anchor_);
+  ExpectSameUnderMpirun("aggregate --metric link-count --plist --format csv " + anchor_);
+}
+
+TEST(Mpi, RingOfFiveRanksIsTheSingleProcesss) {
+  // Five locations: with 4 ranks, rank 0 reads two; every message crosses ranks.
+  TempDir dir;
+  const std::string anchor = Quote(mpi::testing::WriteRingArchive(dir.path(), 5, 200));
+  ExpectSameUnderMpirun("stats --format csv " + anchor);
+  ExpectSameUnderMpirun("aggregate --mode spatiotemporal --plist " + anchor);
+}
+
+TEST_F(MpiSample, BadEventFileEndsEveryRankWithOneMessage) {
+  // Location 1 is rank 1's: only that rank meets the damage.
+  std::filesystem::resize_file(dir_.path() + "/traces/1.evt", 0);
+  CommandResult r = Mpirun(2, "stats " + anchor_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("macroscope: " + dir_.path() + "/traces.otf2: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Mpi, MissingTraceEndsEveryRankWithOneMessage) {
+  CommandResult r = Mpirun(2, "aggregate --p 0.5 /nonexistent/traces.otf2");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("/nonexistent/traces.otf2"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Mpi, ScorepArchivesAreTheSingleProcesss) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string anchor = Quote(SharedTestData() + "/otf2/ping-pong-otf2-papi/traces.otf2");
+  ExpectSameUnderMpirun("stats --format csv " + anchor);
+  ExpectSameUnderMpirun("aggregate --plist " + anchor);
+}
+
+TEST(Mpi, OtherFormatsAreReadWholeByEveryRank) {
+  // Not shared: every rank reads the whole trace, rank 0 alone writes.
+  ExpectSameUnderMpirun("stats " + Quote(std::string(MACROSCOPE_SOURCE_DIR) + "/examples/synthetic.trace"));
+}
+
+}  // namespace
+}  // namespace macroscope::testing
