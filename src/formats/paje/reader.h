@@ -23,8 +23,8 @@ struct ReadOptions {
   bool sort = false;
   size_t sort_memory = kSortMemory;
   // Threads decoding event lines, in chunks of about chunk_bytes of input
-  // (chunk_decoder.h), besides the one simulating: 0, one per core; 1, one
-  // thread decoding line by line.
+  // (chunk_decoder.h), besides the one simulating: 0, one per core but the
+  // simulating thread's; 1, one thread decoding line by line.
   int threads = 0;
   size_t chunk_bytes = kChunkBytes;
   SimulatorOptions simulator;
