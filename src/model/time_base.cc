@@ -176,6 +176,11 @@ void AppendDurationSeconds(std::string& out, const TimeBase& base, double d, int
     AppendFixed(out, base.Seconds(d), decimals);
 }
 
+int64_t DurationNanoseconds(const TimeBase& base, double d) {
+  if (!base.whole_ticks) return std::llround(base.Seconds(d) * 1e9);
+  return static_cast<int64_t>(DivRound(Int128{std::llround(d)} * base.num * Pow10(9), base.den));
+}
+
 std::string HumanSeconds(double seconds, double resolution, bool sign, double magnitude) {
   static constexpr struct {
     double scale;

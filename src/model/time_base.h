@@ -54,6 +54,9 @@ void CheckWholeTicks(int64_t ticks, std::string_view where);
 void AppendClockSeconds(std::string& out, const TimeBase& base, double t, int decimals);
 // The same for a duration (no origin).
 void AppendDurationSeconds(std::string& out, const TimeBase& base, double d, int decimals);
+// A duration `d` (model time units, >= 0) in whole nanoseconds, rounded to
+// the nearest: exact in integers for whole ticks, else from d's seconds.
+int64_t DurationNanoseconds(const TimeBase& base, double d);
 // Decimal seconds ("1412670961.211260539") as a whole count of `base`'s
 // ticks from the clock's zero (the origin not taken away), rounded to the
 // nearest tick, in integers; false when `text` is not a plain decimal number

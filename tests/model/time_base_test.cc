@@ -39,6 +39,17 @@ TEST(TimeBase, ClockSecondsOfWholeTicksAreExact) {
   EXPECT_EQ(d, "0.000412500");
 }
 
+TEST(TimeBase, DurationNanosecondsOfWholeTicksAreExact) {
+  EXPECT_EQ(DurationNanoseconds(Lttng(), 3367987), 3367987);
+  // A 2.4 GHz timer 10^15 ticks in (4.6 days): 416666666666666.67 ns.
+  TimeBase cycles{.num = 1, .den = 2400000000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
+  EXPECT_EQ(DurationNanoseconds(cycles, 1e15), 416666666666667);
+  EXPECT_EQ(DurationNanoseconds(cycles, 1e15 + 1), 416666666666667);  // + 0.42 ns
+  EXPECT_EQ(DurationNanoseconds(cycles, 1e15 + 2), 416666666666668);  // + 0.83 ns
+  // Pajé seconds: from the double, as the file gives them.
+  EXPECT_EQ(DurationNanoseconds(TimeBase{}, 1.000000001), 1000000001);
+}
+
 TEST(TimeBase, PajeSecondsArePrintedAsTheyAre) {
   EXPECT_EQ(Clock(TimeBase{}, 2.5, 6), "2.500000");
   EXPECT_EQ(Clock(TimeBase{}, -1, 3), "-1.000");

@@ -97,7 +97,7 @@ class Writer {
 
 uint64_t Writer::Ticks(double t) const {
   if (keep_ticks_) return static_cast<uint64_t>(std::llround(t - offset_));
-  return static_cast<uint64_t>(std::llround(t_.time_base().Seconds(t - offset_) * 1e9));
+  return static_cast<uint64_t>(DurationNanoseconds(t_.time_base(), t - offset_));
 }
 
 std::string_view Writer::Extra(const EntityStore& s, size_t i, std::string_view name) const {
