@@ -91,6 +91,7 @@ run: build web
 bench: build
 	bash bench/dump_vs_pjdump
 	bash bench/scaling
+	BUILD=$(BUILD) bash bench/read_threads
 	bash bench/aggregation
 	bash bench/loops
 	BUILD=$(BUILD) bash bench/serve

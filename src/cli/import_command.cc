@@ -26,9 +26,14 @@ void RunImport(const ImportArgs& args) {
     if (args.files.front() == "-") throw UserError("standard input: give the store's name with -o");
     output = args.files.front() + ".mstore";
   }
+  // Under mpirun: every rank reads its byte range of a Pajé file and rank
+  // 0 gathers the stores; other traces are read whole by every rank
+  // (docs/mpi.md). Rank 0 alone writes.
+  formats::ReadOptions read = args.read;
+  read.share = mpi::ShareByRange(args.files);
+  read.paje.gather = true;
   LoadedTrace loaded;
-  LoadTrace(args.files, args.read, loaded);
-  // Under mpirun every rank reads the whole trace (docs/mpi.md); rank 0 alone writes.
+  LoadTrace(args.files, read, loaded);
   mpi::OnRoot(mpi::Launched(), [&] {
     store::WriteStore(loaded.trace, {loaded.stats.events, loaded.stats.bytes}, output);
     if (!args.quiet) std::printf("%s\n", output.c_str());

@@ -9,12 +9,23 @@
 #include "cli/commands.h"
 #include "analysis/time_json.h"
 #include "cli/trace_loading.h"
+#include "mpi/count_reduction.h"
+#include "mpi/world.h"
 
 namespace macroscope::cli {
 
 namespace {
 
-nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<std::string>& files) {
+// Entities per entity type, by type id: what each part of a trace read in
+// parts counts of its own, summed on part 0.
+std::vector<uint64_t> EntitiesByType(const Trace& t) {
+  std::vector<uint64_t> entities_of(t.types().size(), 0);
+  for (auto& s : t.stores()) entities_of[s.type] += s.size();
+  return entities_of;
+}
+
+nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<uint64_t>& entities_of,
+                        const std::vector<std::string>& files) {
   const Trace& t = loaded.trace;
   nlohmann::json j;
   j["files"] = files;
@@ -30,8 +41,6 @@ nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<std::string
   // Containers per container type, entities per entity type.
   std::map<TypeId, size_t> containers_of;
   for (size_t c = 1; c < t.containers().size(); ++c) containers_of[t.container(static_cast<ContainerId>(c)).type]++;
-  std::map<TypeId, size_t> entities_of;
-  for (auto& s : t.stores()) entities_of[s.type] += s.size();
   std::map<TypeId, size_t> values_of;
   for (auto& v : t.values()) values_of[v.type]++;
   nlohmann::json types = nlohmann::json::array();
@@ -52,8 +61,12 @@ nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<std::string
   }
   j["types"] = std::move(types);
   nlohmann::json kinds;
-  for (TypeKind k : {TypeKind::kState, TypeKind::kEvent, TypeKind::kLink, TypeKind::kVariable})
-    kinds[std::string(TypeKindName(k))] = t.CountEntities(k);
+  for (TypeKind k : {TypeKind::kState, TypeKind::kEvent, TypeKind::kLink, TypeKind::kVariable}) {
+    uint64_t n = 0;
+    for (size_t id = 1; id < t.types().size(); ++id)
+      if (t.type(static_cast<TypeId>(id)).kind == k) n += entities_of[id];
+    kinds[std::string(TypeKindName(k))] = n;
+  }
   kinds["container"] = t.containers().size() - 1;
   j["totals"] = std::move(kinds);
   nlohmann::json values = nlohmann::json::array();
@@ -107,11 +120,21 @@ void RegisterInfoCommand(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print JSON (shape documented in docs/info.md)");
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
+    // Under mpirun: every process reads its byte range of a Pajé file, rank
+    // 0 sums the entities per type and alone prints (docs/mpi.md); the
+    // types and containers are the same in every process.
+    mpi::World* world = mpi::Launched();
+    formats::ReadOptions read = args->read;
+    read.share = mpi::ShareByRange(args->files);
     LoadedTrace loaded;
-    LoadTrace(args->files, args->read, loaded);
-    nlohmann::json j = Describe(loaded, args->files);
-    if (args->json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    else PrintText(j);
+    LoadTrace(args->files, read, loaded);
+    std::vector<uint64_t> entities_of = EntitiesByType(loaded.trace);
+    if (read.share) entities_of = mpi::ReduceCounts(entities_of, *read.share);
+    mpi::OnRoot(world, [&] {
+      nlohmann::json j = Describe(loaded, entities_of, args->files);
+      if (args->json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      else PrintText(j);
+    });
   });
 }
 

@@ -20,11 +20,11 @@ void AddReadOptions(CLI::App& command, formats::ReadOptions& options) {
   // One --threads per command: where the command has its own (serve, and
   // aggregate's replacing this one), that value sets the reading threads too.
   if (command.get_option_no_throw("--threads") == nullptr)
-    command.add_option("--threads", options.paje.threads, "Threads reading the trace (0: one per core)")
+    command.add_option("--threads", options.threads, "Threads reading the trace (0: one per core)")
         ->capture_default_str();
   command.parse_complete_callback([&command, &options] {
     CLI::Option* threads = command.get_option_no_throw("--threads");
-    if (threads != nullptr && threads->count() > 0) options.paje.threads = threads->as<int>();
+    if (threads != nullptr && threads->count() > 0) options.threads = threads->as<int>();
   });
   // Hidden: bytes of input per chunk of a parallel Pajé read; tests make it tiny.
   command.add_option("--chunk-bytes", options.paje.chunk_bytes)->group("");

@@ -31,10 +31,16 @@ struct ReadOptions {
   // kernel/user mapping. Other formats ignore it (their entities are
   // already their events).
   bool events_only = false;
+  // Threads reading the trace (--threads), besides the one simulating: 0,
+  // one per core but the simulating thread's; 1, the sequential reader.
+  // Pajé: threads decoding lines (paje/reader.h); OTF2: threads decoding
+  // the locations' event files (otf2/location_threads.h); CTF reads on one
+  // thread. The result is the sequential reader's.
+  int threads = 0;
   // Reading in parts (part_exchange.h, docs/mpi.md): this process reads its
-  // share of a trace made of several files (OTF2 locations) and meets the
-  // other parts through `share`. Null: the whole trace. Only the OTF2
-  // reader takes it (src/mpi gives it for OTF2 archives only).
+  // share of a trace (OTF2: its locations; Pajé files: its byte range)
+  // and meets the other parts through `share`. Null: the whole trace. The
+  // OTF2 and Pajé readers take it (src/mpi gives it for those only).
   PartExchange* share = nullptr;
 };
 

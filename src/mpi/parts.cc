@@ -1,8 +1,10 @@
 // What does not need MPI itself: which traces are shared, and part 0's
 // last word. Built with and without MPI.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string_view>
 
 #include "formats/format.h"
 #include "mpi/world.h"
@@ -10,11 +12,29 @@
 
 namespace macroscope::mpi {
 
+namespace {
+
+// The format of a trace, "" for one on standard input (rank 0's alone:
+// never shared); every part detects alike: a file that cannot be read
+// fails everywhere.
+std::string_view FormatOf(const std::vector<std::string>& files) {
+  if (files.empty() || std::find(files.begin(), files.end(), "-") != files.end()) return {};
+  return formats::Detect(files.front()).name;
+}
+
+}  // namespace
+
 formats::PartExchange* ShareFor(const std::vector<std::string>& files) {
   World* world = Launched();
-  if (world == nullptr || files.size() != 1) return nullptr;
-  // Every part detects alike: a file that cannot be read fails everywhere.
-  return formats::Detect(files.front()).name == "otf2" ? world : nullptr;
+  if (world == nullptr) return nullptr;
+  // OTF2 (one archive): by location; Pajé: by byte range.
+  const std::string_view format = FormatOf(files);
+  return (format == "otf2" && files.size() == 1) || format == "paje" ? world : nullptr;
+}
+
+formats::PartExchange* ShareByRange(const std::vector<std::string>& files) {
+  World* world = Launched();
+  return world != nullptr && FormatOf(files) == "paje" ? world : nullptr;
 }
 
 void OnRoot(World* world, const std::function<void()>& f) {

@@ -27,10 +27,16 @@ class World : public formats::PartExchange {
 // MPI (initialised on the first call, finalised at exit); null otherwise.
 World* Launched();
 
-// The share to read `files` with: the world for a trace made of several
-// files that its reader reads in parts (OTF2), else null (every process
-// reads the whole trace).
+// The share to read `files` with: the world for a trace that its reader
+// reads in parts (an OTF2 archive by location, Pajé files by byte range),
+// else null (every process reads the whole trace).
 formats::PartExchange* ShareFor(const std::vector<std::string>& files);
+
+// The world for a trace whose parts all build the whole type and container
+// trees with a whole reading's ids (Pajé files, read by byte range), for
+// commands that sum per type (info) or put the parts' stores back together
+// (import); else null.
+formats::PartExchange* ShareByRange(const std::vector<std::string>& files);
 
 // Runs the end of a command (its output) on part 0 only; the other parts
 // wait and end as part 0 does: throw the same UserError (silently), or

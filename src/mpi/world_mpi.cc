@@ -3,11 +3,13 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+#include <string_view>
 
 #include "mpi/world.h"
 #include "util/error.h"
@@ -16,9 +18,19 @@ namespace macroscope::mpi {
 
 namespace {
 
-// MPI counts are ints: a message of 2 GiB or more would need chunking.
+// MPI counts are ints: payloads go in pieces of at most this many bytes
+// (MACROSCOPE_MPI_ROUND_BYTES, for the tests, makes them small).
+size_t RoundBytes() {
+  static const size_t bytes = [] {
+    const char* given = std::getenv("MACROSCOPE_MPI_ROUND_BYTES");
+    const unsigned long long n = given != nullptr ? std::strtoull(given, nullptr, 10) : 0;
+    return n > 0 && n < (size_t{1} << 30) ? static_cast<size_t>(n) : size_t{1} << 30;
+  }();
+  return bytes;
+}
+
 int Count(size_t bytes) {
-  if (bytes > static_cast<size_t>(INT_MAX)) throw std::length_error("MPI message of 2 GiB or more");
+  if (bytes > static_cast<size_t>(INT_MAX)) throw std::logic_error("MPI piece of 2 GiB or more");
   return static_cast<int>(bytes);
 }
 
@@ -46,47 +58,25 @@ class MpiWorld final : public World {
   double Sum(double x) override { return Reduce(x, MPI_SUM); }
 
   std::vector<std::string> AllToAll(const std::vector<std::string>& to) override {
-    std::vector<int> send_counts(parts_), receive_counts(parts_), send_at(parts_), receive_at(parts_);
-    std::string send;
-    for (int p = 0; p < parts_; ++p) {
-      send_at[p] = Count(send.size());
-      send_counts[p] = Count(to[p].size());
-      send += to[p];
+    std::vector<std::string_view> views(to.begin(), to.end());
+    for (int p = 0; p < parts_; ++p)
       if (p != part_) sent_ += to[p].size();
-    }
-    sent_ += sizeof(int) * (parts_ - 1);
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (int p = 0; p < parts_; ++p) receive_at[p] = Count(total), total += receive_counts[p];
-    std::string received(total, '\0');
-    MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, received.data(), receive_counts.data(),
-                  receive_at.data(), MPI_BYTE, MPI_COMM_WORLD);
-    return Split(received, receive_counts, receive_at);
+    sent_ += sizeof(uint64_t) * (parts_ - 1);
+    return Exchange(views);
   }
 
   std::vector<std::string> AllGather(const std::string& mine) override {
-    int size = Count(mine.size());
-    std::vector<int> counts(parts_), at(parts_);
-    sent_ += sizeof size + mine.size();
-    MPI_Allgather(&size, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (int p = 0; p < parts_; ++p) at[p] = Count(total), total += counts[p];
-    std::string all(total, '\0');
-    MPI_Allgatherv(mine.data(), size, MPI_BYTE, all.data(), counts.data(), at.data(), MPI_BYTE, MPI_COMM_WORLD);
-    return Split(all, counts, at);
+    sent_ += sizeof(uint64_t) + mine.size();
+    return Exchange(std::vector<std::string_view>(parts_, mine));
   }
 
   std::vector<std::string> Gather(const std::string& mine) override {
-    int size = Count(mine.size());
-    std::vector<int> counts(parts_), at(parts_);
-    if (part_ != 0) sent_ += sizeof size + mine.size();
-    MPI_Gather(&size, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (int p = 0; p < parts_; ++p) at[p] = Count(total), total += counts[p];
-    std::string all(part_ == 0 ? total : 0, '\0');
-    MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), counts.data(), at.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+    std::vector<std::string_view> to(parts_);
+    to[0] = mine;
+    if (part_ != 0) sent_ += sizeof(uint64_t) + mine.size();
+    std::vector<std::string> all = Exchange(to);
     if (part_ != 0) return {};
-    return Split(all, counts, at);
+    return all;
   }
 
   std::string Broadcast(const std::string& text) override { return From(0, text); }
@@ -105,15 +95,43 @@ class MpiWorld final : public World {
     if (part_ == root) sent_ += (sizeof size + text.size()) * (parts_ - 1);
     MPI_Bcast(&size, 1, MPI_UINT64_T, root, MPI_COMM_WORLD);
     std::string out = part_ == root ? text : std::string(size, '\0');
-    MPI_Bcast(out.data(), Count(size), MPI_BYTE, root, MPI_COMM_WORLD);
+    for (size_t at = 0; at < size; at += RoundBytes())
+      MPI_Bcast(out.data() + at, Count(std::min<size_t>(RoundBytes(), size - at)), MPI_BYTE, root, MPI_COMM_WORLD);
     return out;
   }
 
-  static std::vector<std::string> Split(const std::string& all, const std::vector<int>& counts,
-                                        const std::vector<int>& at) {
-    std::vector<std::string> out;
-    for (size_t p = 0; p < counts.size(); ++p) out.push_back(all.substr(at[p], counts[p]));
-    return out;
+  // `to[p]` to part p, what every part sent to this one by sender: straight
+  // from and into the strings (point to point, no copy), each in pieces of
+  // at most RoundBytes() (MPI counts are ints; messages of one pair and one
+  // tag arrive in the order they were sent).
+  std::vector<std::string> Exchange(const std::vector<std::string_view>& to) {
+    constexpr int kTag = 16;
+    const size_t n = static_cast<size_t>(parts_), me = static_cast<size_t>(part_);
+    std::vector<uint64_t> send_sizes(n), receive_sizes(n);
+    for (size_t p = 0; p < n; ++p) send_sizes[p] = to[p].size();
+    MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    std::vector<std::string> received(n);
+    std::vector<MPI_Request> requests;
+    for (size_t p = 0; p < n; ++p) {
+      if (p == me) continue;
+      received[p].resize(receive_sizes[p]);
+      for (size_t at = 0; at < receive_sizes[p]; at += RoundBytes()) {
+        requests.emplace_back();
+        MPI_Irecv(received[p].data() + at, Count(std::min<size_t>(RoundBytes(), receive_sizes[p] - at)), MPI_BYTE,
+                  static_cast<int>(p), kTag, MPI_COMM_WORLD, &requests.back());
+      }
+    }
+    for (size_t p = 0; p < n; ++p) {
+      if (p == me) continue;
+      for (size_t at = 0; at < send_sizes[p]; at += RoundBytes()) {
+        requests.emplace_back();
+        MPI_Isend(to[p].data() + at, Count(std::min<size_t>(RoundBytes(), send_sizes[p] - at)), MPI_BYTE,
+                  static_cast<int>(p), kTag, MPI_COMM_WORLD, &requests.back());
+      }
+    }
+    received[me] = to[me];
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    return received;
   }
 
   int part_ = 0, parts_ = 1;

@@ -17,6 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::CopyOf;
 using testing::ExpectRefused;
+using testing::ExpectSameWithThreads;
 using testing::Info;
 using testing::Overwrite;
 using testing::SharedTrace;
@@ -44,6 +45,7 @@ TEST(CtfCli, TruncatedStreamFile) {
   fs::path stream = trace / "channel0_1";
   fs::resize_file(stream, fs::file_size(stream) / 2 + 7);
   ExpectRefused(Info(trace.string()), trace.string());
+  ExpectSameWithThreads("info --json", trace.string());  // and the same with threads
 }
 
 TEST(CtfCli, TruncatedTextMetadata) {

@@ -6,33 +6,13 @@
 #include <filesystem>
 #include <string>
 
+#include "mpi_support.h"
 #include "ring_archive.h"
 #include "sample_archive.h"
 #include "test_support.h"
 
 namespace macroscope::testing {
 namespace {
-
-// `macroscope ARGS` under mpirun with `ranks` processes (as root too).
-CommandResult Mpirun(int ranks, const std::string& args) {
-  return RunCommand(std::string(MPIRUN) + " --allow-run-as-root --oversubscribe -q -np " + std::to_string(ranks) +
-                    " " + MACROSCOPE_BINARY + " " + args);
-}
-
-// The single process's standard output, then the same under 2 and 4 ranks.
-void ExpectSameUnderMpirun(const std::string& args) {
-  CommandResult one = Macroscope(args);
-  ASSERT_EQ(one.exit_code, 0) << args << ": " << one.err;
-  ASSERT_FALSE(one.out.empty());
-  for (int ranks : {2, 4}) {
-    CommandResult many = Mpirun(ranks, args);
-    ASSERT_EQ(many.exit_code, 0) << ranks << " ranks, " << args << ": " << many.err;
-    EXPECT_EQ(many.out, one.out) << ranks << " ranks, " << args;
-    // Rank 0 alone speaks: the communication volume, once.
-    EXPECT_NE(many.err.find("macroscope: mpi: " + std::to_string(ranks) + " ranks exchanged"), std::string::npos)
-        << many.err;
-  }
-}
 
 class MpiSample : public ::testing::Test {
  protected:
@@ -89,7 +69,12 @@ TEST(Mpi, ScorepArchivesAreTheSingleProcesss) {
 
 TEST(Mpi, OtherFormatsAreReadWholeByEveryRank) {
   // Not shared: every rank reads the whole trace, rank 0 alone writes.
-  ExpectSameUnderMpirun("stats " + Quote(std::string(MACROSCOPE_SOURCE_DIR) + "/examples/synthetic.trace"));
+  TempDir dir;
+  const std::string trace = dir.path() + "/trace.json";
+  WriteText(trace,
+            R"({"traceEvents":[{"name":"a","ph":"X","ts":0,"dur":10,"pid":1,"tid":1},)"
+            R"({"name":"b","ph":"X","ts":5,"dur":20,"pid":1,"tid":2},{"name":"c","ph":"i","ts":7,"pid":2,"tid":3}]})");
+  ExpectSameUnderMpirun("stats " + Quote(trace));
 }
 
 }  // namespace

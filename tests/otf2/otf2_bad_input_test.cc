@@ -29,11 +29,6 @@ class Otf2BadInput : public ::testing::Test {
   static void Truncate(const fs::path& file, double keep) {
     fs::resize_file(file, static_cast<uintmax_t>(static_cast<double>(fs::file_size(file)) * keep));
   }
-  static void Overwrite(const fs::path& file, size_t offset, size_t count, char byte) {
-    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(static_cast<std::streamoff>(offset));
-    for (size_t i = 0; i < count; ++i) f.put(byte);
-  }
 
   TempDir dir_;
   std::string anchor_;

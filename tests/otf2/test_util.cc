@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -32,6 +33,12 @@ std::set<int64_t> Otf2PrintTicks(const std::string& anchor) {
   for (std::string line; std::getline(lines, line);)
     if (std::regex_search(line, m, kEvent)) ticks.insert(std::stoll(m[1]));
   return ticks;
+}
+
+void Overwrite(const std::string& file, size_t offset, size_t count, char byte) {
+  std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(offset));
+  for (size_t i = 0; i < count; ++i) f.put(byte);
 }
 
 std::set<int64_t> ModelTicks(const Trace& trace) {

@@ -25,6 +25,9 @@ std::map<std::string, int> Otf2PrintCounts(const std::string& anchor);
 // The distinct timestamps (timer ticks) of `otf2-print ANCHOR`'s records.
 std::set<int64_t> Otf2PrintTicks(const std::string& anchor);
 
+// Writes `count` bytes `byte` over `file` at `offset` (an archive being damaged).
+void Overwrite(const std::string& file, size_t offset, size_t count, char byte);
+
 // The distinct clock ticks of every entity's start and end in `trace`
 // (model times are whole ticks from the time base's origin).
 std::set<int64_t> ModelTicks(const Trace& trace);

@@ -62,6 +62,21 @@ CommandResult RunCommand(const std::string& command) {
 
 CommandResult Macroscope(const std::string& args) { return RunCommand(std::string(MACROSCOPE_BINARY) + " " + args); }
 
+CommandResult ExpectSameWithThreads(const std::string& command, const std::string& trace) {
+  auto run = [&](int threads) {
+    return Macroscope(command + " --threads " + std::to_string(threads) + " " + Quote(trace));
+  };
+  CommandResult one = run(1);
+  for (int threads : {2, 4}) {
+    CommandResult many = run(threads);
+    EXPECT_EQ(many.exit_code, one.exit_code)
+        << command << " --threads " << threads << " on " << trace << ": " << many.err;
+    EXPECT_TRUE(many.out == one.out) << command << " --threads " << threads << ": the output differs on " << trace;
+    EXPECT_EQ(many.err, one.err) << command << " --threads " << threads << " on " << trace;
+  }
+  return one;
+}
+
 std::string SharedTestData() {
   return (std::filesystem::path(MACROSCOPE_SOURCE_DIR) / ".." / "shared" / "testdata").lexically_normal().string();
 }

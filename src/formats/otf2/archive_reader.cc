@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -10,6 +11,8 @@
 #include "formats/otf2/definitions.h"
 #include "formats/otf2/event_translator.h"
 #include "formats/otf2/library_errors.h"
+#include "formats/otf2/location_events.h"
+#include "formats/otf2/location_threads.h"
 #include "util/error.h"
 
 namespace macroscope::otf2 {
@@ -34,48 +37,20 @@ uint64_t ArchiveBytes(const fs::path& anchor) {
   return bytes;
 }
 
-// Selects the locations `mine` accepts, reads their local definitions,
-// then their events in global time order through `translator`.
-template <class Mine>
+// Reads the events of the locations `mine` accepts in global time order
+// through `translator`: with this reader, or decoded by `threads` workers.
 void ReadEvents(OTF2_Reader* reader, const std::string& anchor, const LibraryErrorCapture& capture,
-                const Definitions& defs, const Mine& mine, EventTranslator& translator) {
-  for (const auto& [location, unused] : defs.locations)
-    if (mine(location)) Check(OTF2_Reader_SelectLocation(reader, location), anchor, "bad location", capture);
-  // Local definitions hold the id mappings and clock offsets the library
-  // applies to events; an archive may have none at all.
-  const bool local_definitions = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
-  Check(OTF2_Reader_OpenEvtFiles(reader), anchor, "cannot open the event files", capture);
-  for (const auto& [location, unused] : defs.locations) {
-    if (!mine(location)) continue;
-    if (local_definitions) {
-      if (OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(reader, location)) {
-        uint64_t count = 0;
-        Check(OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &count), anchor,
-              ("bad local definitions of location " + std::to_string(location)).c_str(), capture);
-        Check(OTF2_Reader_CloseDefReader(reader, def_reader), anchor, "bad local definitions", capture);
-      }
-    }
-    if (OTF2_Reader_GetEvtReader(reader, location) == nullptr)
-      throw UserError(anchor + ": cannot read the events of location " + std::to_string(location) +
-                      (capture.first_message().empty() ? "" : ": " + capture.first_message()));
-  }
-  if (local_definitions) Check(OTF2_Reader_CloseDefFiles(reader), anchor, "bad local definitions", capture);
-
-  OTF2_GlobalEvtReader* events = OTF2_Reader_GetGlobalEvtReader(reader);
-  if (events == nullptr)
-    throw UserError(anchor + ": cannot read the events" +
-                    (capture.first_message().empty() ? "" : ": " + capture.first_message()));
-  OTF2_GlobalEvtReaderCallbacks* callbacks = OTF2_GlobalEvtReaderCallbacks_New();
-  translator.Register(callbacks);
-  OTF2_ErrorCode code = OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, callbacks, &translator);
-  OTF2_GlobalEvtReaderCallbacks_Delete(callbacks);
-  Check(code, anchor, "cannot read the events", capture);
-
-  uint64_t count = 0;
-  code = OTF2_Reader_ReadAllGlobalEvents(reader, events, &count);
+                const Definitions& defs, const std::function<bool(OTF2_LocationRef)>& mine, int threads,
+                EventTranslator& translator) {
+  if (threads > 1) return ReadOnThreads(anchor, defs, mine, threads, translator);
+  OpenProgress progress;
+  OpenLocations(reader, anchor, capture, defs, mine, progress);
+  OTF2_GlobalEvtReader* events = nullptr;
+  OTF2_ErrorCode code = ReadLocationEvents(reader, anchor, capture, translator, &events);
   if (translator.error()) std::rethrow_exception(translator.error());
   Check(code, anchor, ("bad event records after record " + std::to_string(translator.records())).c_str(), capture);
   Check(OTF2_Reader_CloseGlobalEvtReader(reader, events), anchor, "bad event records", capture);
+  Check(OTF2_Reader_CloseEvtFiles(reader), anchor, "bad event records", capture);
 }
 
 }  // namespace
@@ -104,7 +79,7 @@ std::string FindAnchor(const std::string& path) {
 }
 
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share) {
+                         formats::PartExchange* share, int threads) {
   const std::string anchor = FindAnchor(path);
   if (anchor.empty()) throw UserError(path + ": no single OTF2 anchor file (NAME.otf2) in this directory");
 
@@ -126,7 +101,9 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
   std::map<OTF2_LocationRef, int> part_of;
   for (const auto& [location, unused] : defs.locations)
     part_of.emplace(location, share ? static_cast<int>(part_of.size() % share->parts()) : 0);
-  auto mine = [&](OTF2_LocationRef location) { return share == nullptr || part_of.at(location) == share->part(); };
+  std::function<bool(OTF2_LocationRef)> mine = [&](OTF2_LocationRef location) {
+    return share == nullptr || part_of.at(location) == share->part();
+  };
 
   // A part may have no location at all (more parts than locations).
   bool reads = share == nullptr;
@@ -138,7 +115,7 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
   if (share && share->parts() > 1) translator.HoldMessages();
   std::string error;
   try {
-    if (reads) ReadEvents(reader, anchor, capture, defs, mine, translator);
+    if (reads) ReadEvents(reader, anchor, capture, defs, mine, threads, translator);
     if (!share) translator.Finish();
   } catch (const paje::SimulationError& e) {
     error = anchor + ": " + e.what() + " (event record " + std::to_string(translator.records()) + ")";
@@ -155,7 +132,6 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
     share->Agree(error);
   }
   if (!error.empty()) throw UserError(error);
-  if (reads) Check(OTF2_Reader_CloseEvtFiles(reader), anchor, "bad event records", capture);
   return {translator.records(), ArchiveBytes(anchor)};
 }
 

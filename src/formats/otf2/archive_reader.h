@@ -3,7 +3,8 @@
 // definitions (the library's id mappings and clock corrections), then all
 // events in global time order (event_translator.h) through the simulator;
 // or, shared between processes (formats/part_exchange.h), a subset of the
-// locations.
+// locations. The locations' event files may be decoded on several threads
+// (location_threads.h).
 //
 // Errors: UserError "ANCHOR: message" for anything wrong with the archive
 // (unreadable files, bad records, records the simulator refuses); nothing
@@ -28,8 +29,10 @@ struct ArchiveStats {
 // exactly one anchor file. With `share`, only this part's locations (every
 // parts()-th, in definition order) are read; the trace holds their
 // entities and the links they send, with the span of the whole archive.
+// With `threads` > 1, that many threads decode the (part's) locations'
+// event files, the result the same (location_threads.h).
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share = nullptr);
+                         formats::PartExchange* share = nullptr, int threads = 1);
 
 // The anchor file of `path` (itself, or the one anchor in the directory
 // `path`); empty when there is none or several.

@@ -11,14 +11,6 @@ namespace macroscope::otf2 {
 
 namespace {
 
-// The name of a record kind as a template argument, so that one function
-// template serves every record kind that becomes a punctual event.
-template <size_t N>
-struct KindName {
-  char text[N];
-  constexpr KindName(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT: implicit on purpose
-};
-
 const char* LocationGroupTypeName(OTF2_LocationGroupType type) {
   switch (type) {
     case OTF2_LOCATION_GROUP_TYPE_PROCESS: return "PROCESS";
@@ -46,122 +38,67 @@ double MetricNumber(OTF2_Type type, const OTF2_MetricValue& value) {
 
 }  // namespace
 
-struct EventTranslator::Callbacks {
-  static EventTranslator& Self(void* user) { return *static_cast<EventTranslator*>(user); }
-
-  template <KindName kKind, class... Rest>
-  static OTF2_CallbackCode Punctual(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                    OTF2_AttributeList* attributes, Rest...) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      t.Punctual(location, when, kKind.text, t.trace_.strings().Intern(kKind.text), attributes);
-    });
-  }
-
-  static OTF2_CallbackCode ProgramBegin(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                        OTF2_AttributeList* attributes, OTF2_StringRef program, uint32_t,
-                                        const OTF2_StringRef*) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      t.Punctual(location, when, "PROGRAM_BEGIN", t.trace_.strings().Intern(t.defs_.String(program)), attributes);
-    });
-  }
-
-  static OTF2_CallbackCode Enter(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                 OTF2_AttributeList* attributes, OTF2_RegionRef region) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      const Location& at = t.At(location);
-      auto it = t.defs_.regions.find(region);
-      std::string name = it == t.defs_.regions.end() ? "region " + std::to_string(region) : t.defs_.String(it->second);
-      t.simulator_.PushState(when, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
-                             t.trace_.strings().Intern(name), t.Attributes(attributes));
-    });
-  }
-
-  static OTF2_CallbackCode Leave(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                 OTF2_AttributeList* attributes, OTF2_RegionRef) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      const Location& at = t.At(location);
-      t.simulator_.PopState(when, t.EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
-                            t.Attributes(attributes));
-    });
-  }
-
-  static OTF2_CallbackCode Send(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                OTF2_AttributeList* attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
-                                uint64_t length) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      t.Message(true, location, when, receiver, comm, tag, length, attributes, "MPI_SEND");
-    });
-  }
-
-  static OTF2_CallbackCode Isend(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                 OTF2_AttributeList* attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t length, uint64_t) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      t.Message(true, location, when, receiver, comm, tag, length, attributes, "MPI_ISEND");
-    });
-  }
-
-  static OTF2_CallbackCode Recv(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                OTF2_AttributeList* attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
-                                uint64_t length) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      t.Message(false, location, when, sender, comm, tag, length, attributes, "MPI_RECV");
-    });
-  }
-
-  static OTF2_CallbackCode Irecv(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                 OTF2_AttributeList* attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t length, uint64_t) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      t.Message(false, location, when, sender, comm, tag, length, attributes, "MPI_IRECV");
-    });
-  }
-
-  static OTF2_CallbackCode Metric(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
-                                  OTF2_AttributeList* attributes, OTF2_MetricRef metric, uint8_t count,
-                                  const OTF2_Type* types, const OTF2_MetricValue* values) {
-    EventTranslator& t = Self(user);
-    return t.Record(time, [&](double when) {
-      auto it = t.defs_.metrics.find(metric);
-      if (it == t.defs_.metrics.end()) {
-        t.Punctual(location, when, "METRIC", t.trace_.strings().Intern("METRIC"), attributes);
-        return;
+OTF2_CallbackCode EventTranslator::Take(const EventRecord& r) {
+  return Record(r.time, [&](double when) {
+    switch (r.kind) {
+      case EventRecord::Kind::kPunctual:
+        return Punctual(r.location, when, r.name, trace_.strings().Intern(r.name), r.attributes);
+      case EventRecord::Kind::kProgramBegin:
+        return Punctual(r.location, when, "PROGRAM_BEGIN",
+                        trace_.strings().Intern(defs_.String(static_cast<OTF2_StringRef>(r.ref))), r.attributes);
+      case EventRecord::Kind::kEnter: {
+        const Location& at = At(r.location);
+        auto it = defs_.regions.find(static_cast<OTF2_RegionRef>(r.ref));
+        std::string name = it == defs_.regions.end() ? "region " + std::to_string(r.ref) : defs_.String(it->second);
+        return simulator_.PushState(when, EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
+                                    trace_.strings().Intern(name), Attributes(r.attributes));
       }
-      const Definitions::Metric& m = it->second;
-      // A metric instance's values describe its scope (a location, a
-      // process, a node), not necessarily the location that recorded them.
-      ContainerId container = t.At(location).container;
-      if (m.instance) {
-        if (m.scope_kind == OTF2_SCOPE_LOCATION) container = t.At(m.scope).container;
-        if (m.scope_kind == OTF2_SCOPE_LOCATION_GROUP && t.groups_.count(static_cast<OTF2_LocationGroupRef>(m.scope)))
-          container = t.groups_.at(static_cast<OTF2_LocationGroupRef>(m.scope));
-        if (m.scope_kind == OTF2_SCOPE_SYSTEM_TREE_NODE && t.nodes_.count(static_cast<OTF2_SystemTreeNodeRef>(m.scope)))
-          container = t.nodes_.at(static_cast<OTF2_SystemTreeNodeRef>(m.scope));
+      case EventRecord::Kind::kLeave: {
+        const Location& at = At(r.location);
+        return simulator_.PopState(when, EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
+                                   Attributes(r.attributes));
       }
-      if (count != m.members.size())
-        throw paje::SimulationError("METRIC record with " + std::to_string(count) + " values for metric " +
-                        std::to_string(metric) + " of " + std::to_string(m.members.size()) + " members");
-      paje::Extras extras = t.Attributes(attributes);
-      StringId identifier = t.Identifier(container);
-      for (size_t i = 0; i < count; ++i) {
-        auto member = t.defs_.metric_members.find(m.members[i]);
-        std::string name = member == t.defs_.metric_members.end() ? "metric member " + std::to_string(m.members[i])
-                                                                   : t.defs_.String(member->second);
-        t.simulator_.ChangeVariable(paje::Simulator::VariableOp::kSet, when,
-                                    t.EntityType(TypeKind::kVariable, container, name), identifier,
-                                    MetricNumber(types[i], values[i]), extras);
-      }
-    });
+      case EventRecord::Kind::kMessage:
+        return Message(r.send, r.location, when, r.peer, r.comm, r.tag, r.length, r.attributes, r.name);
+      case EventRecord::Kind::kMetric:
+        return Metric(r, when);
+    }
+  });
+}
+
+void EventTranslator::Metric(const EventRecord& r, double when) {
+  auto metric = static_cast<OTF2_MetricRef>(r.ref);
+  auto it = defs_.metrics.find(metric);
+  if (it == defs_.metrics.end()) {
+    Punctual(r.location, when, "METRIC", trace_.strings().Intern("METRIC"), r.attributes);
+    return;
   }
-};
+  const Definitions::Metric& m = it->second;
+  // A metric instance's values describe its scope (a location, a
+  // process, a node), not necessarily the location that recorded them.
+  ContainerId container = At(r.location).container;
+  if (m.instance) {
+    if (m.scope_kind == OTF2_SCOPE_LOCATION) container = At(m.scope).container;
+    if (m.scope_kind == OTF2_SCOPE_LOCATION_GROUP && groups_.count(static_cast<OTF2_LocationGroupRef>(m.scope)))
+      container = groups_.at(static_cast<OTF2_LocationGroupRef>(m.scope));
+    if (m.scope_kind == OTF2_SCOPE_SYSTEM_TREE_NODE && nodes_.count(static_cast<OTF2_SystemTreeNodeRef>(m.scope)))
+      container = nodes_.at(static_cast<OTF2_SystemTreeNodeRef>(m.scope));
+  }
+  const size_t count = r.metric_values.size();
+  if (count != m.members.size())
+    throw paje::SimulationError("METRIC record with " + std::to_string(count) + " values for metric " +
+                                std::to_string(metric) + " of " + std::to_string(m.members.size()) + " members");
+  paje::Extras extras = Attributes(r.attributes);
+  StringId identifier = Identifier(container);
+  for (size_t i = 0; i < count; ++i) {
+    auto member = defs_.metric_members.find(m.members[i]);
+    std::string name = member == defs_.metric_members.end() ? "metric member " + std::to_string(m.members[i])
+                                                            : defs_.String(member->second);
+    simulator_.ChangeVariable(paje::Simulator::VariableOp::kSet, when,
+                              EntityType(TypeKind::kVariable, container, name), identifier,
+                              MetricNumber(r.metric_types[i], r.metric_values[i]), extras);
+  }
+}
 
 EventTranslator::EventTranslator(const Definitions& defs, Trace& trace, paje::Simulator& simulator)
     : defs_(defs), trace_(trace), simulator_(simulator) {
@@ -172,93 +109,6 @@ EventTranslator::EventTranslator(const Definitions& defs, Trace& trace, paje::Si
                       .whole_ticks = true,
                       .origin = static_cast<int64_t>(defs_.global_offset),
                       .epoch_ns = defs_.realtime_ns});
-}
-
-void EventTranslator::Register(OTF2_GlobalEvtReaderCallbacks* c) {
-  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(c, &Callbacks::Enter);
-  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(c, &Callbacks::Leave);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(c, &Callbacks::Send);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(c, &Callbacks::Isend);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(c, &Callbacks::Recv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(c, &Callbacks::Irecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(c, &Callbacks::Metric);
-  OTF2_GlobalEvtReaderCallbacks_SetProgramBeginCallback(c, &Callbacks::ProgramBegin);
-  // Every other record kind: a punctual event named as otf2-print names it.
-#define MACROSCOPE_OTF2_PUNCTUAL(Setter, kind) \
-  OTF2_GlobalEvtReaderCallbacks_Set##Setter##Callback(c, &Callbacks::Punctual<kind>)
-  MACROSCOPE_OTF2_PUNCTUAL(Unknown, "UNKNOWN");
-  MACROSCOPE_OTF2_PUNCTUAL(BufferFlush, "BUFFER_FLUSH");
-  MACROSCOPE_OTF2_PUNCTUAL(MeasurementOnOff, "MEASUREMENT_ON_OFF");
-  MACROSCOPE_OTF2_PUNCTUAL(MpiIsendComplete, "MPI_ISEND_COMPLETE");
-  MACROSCOPE_OTF2_PUNCTUAL(MpiIrecvRequest, "MPI_IRECV_REQUEST");
-  MACROSCOPE_OTF2_PUNCTUAL(MpiRequestTest, "MPI_REQUEST_TEST");
-  MACROSCOPE_OTF2_PUNCTUAL(MpiRequestCancelled, "MPI_REQUEST_CANCELLED");
-  MACROSCOPE_OTF2_PUNCTUAL(MpiCollectiveBegin, "MPI_COLLECTIVE_BEGIN");
-  MACROSCOPE_OTF2_PUNCTUAL(MpiCollectiveEnd, "MPI_COLLECTIVE_END");
-  MACROSCOPE_OTF2_PUNCTUAL(OmpFork, "OMP_FORK");
-  MACROSCOPE_OTF2_PUNCTUAL(OmpJoin, "OMP_JOIN");
-  MACROSCOPE_OTF2_PUNCTUAL(OmpAcquireLock, "OMP_ACQUIRE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(OmpReleaseLock, "OMP_RELEASE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(OmpTaskCreate, "OMP_TASK_CREATE");
-  MACROSCOPE_OTF2_PUNCTUAL(OmpTaskSwitch, "OMP_TASK_SWITCH");
-  MACROSCOPE_OTF2_PUNCTUAL(OmpTaskComplete, "OMP_TASK_COMPLETE");
-  MACROSCOPE_OTF2_PUNCTUAL(ParameterString, "PARAMETER_STRING");
-  MACROSCOPE_OTF2_PUNCTUAL(ParameterInt, "PARAMETER_INT");
-  MACROSCOPE_OTF2_PUNCTUAL(ParameterUnsignedInt, "PARAMETER_UNSIGNED_INT");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaWinCreate, "RMA_WIN_CREATE");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaWinDestroy, "RMA_WIN_DESTROY");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaCollectiveBegin, "RMA_COLLECTIVE_BEGIN");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaCollectiveEnd, "RMA_COLLECTIVE_END");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaGroupSync, "RMA_GROUP_SYNC");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaRequestLock, "RMA_REQUEST_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaAcquireLock, "RMA_ACQUIRE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaTryLock, "RMA_TRY_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaReleaseLock, "RMA_RELEASE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaSync, "RMA_SYNC");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaWaitChange, "RMA_WAIT_CHANGE");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaPut, "RMA_PUT");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaGet, "RMA_GET");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaAtomic, "RMA_ATOMIC");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaOpCompleteBlocking, "RMA_OP_COMPLETE_BLOCKING");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaOpCompleteNonBlocking, "RMA_OP_COMPLETE_NON_BLOCKING");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaOpTest, "RMA_OP_TEST");
-  MACROSCOPE_OTF2_PUNCTUAL(RmaOpCompleteRemote, "RMA_OP_COMPLETE_REMOTE");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadFork, "THREAD_FORK");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadJoin, "THREAD_JOIN");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadTeamBegin, "THREAD_TEAM_BEGIN");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadTeamEnd, "THREAD_TEAM_END");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadAcquireLock, "THREAD_ACQUIRE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadReleaseLock, "THREAD_RELEASE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadTaskCreate, "THREAD_TASK_CREATE");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadTaskSwitch, "THREAD_TASK_SWITCH");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadTaskComplete, "THREAD_TASK_COMPLETE");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadCreate, "THREAD_CREATE");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadBegin, "THREAD_BEGIN");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadWait, "THREAD_WAIT");
-  MACROSCOPE_OTF2_PUNCTUAL(ThreadEnd, "THREAD_END");
-  MACROSCOPE_OTF2_PUNCTUAL(CallingContextEnter, "CALLING_CONTEXT_ENTER");
-  MACROSCOPE_OTF2_PUNCTUAL(CallingContextLeave, "CALLING_CONTEXT_LEAVE");
-  MACROSCOPE_OTF2_PUNCTUAL(CallingContextSample, "CALLING_CONTEXT_SAMPLE");
-  MACROSCOPE_OTF2_PUNCTUAL(IoCreateHandle, "IO_CREATE_HANDLE");
-  MACROSCOPE_OTF2_PUNCTUAL(IoDestroyHandle, "IO_DESTROY_HANDLE");
-  MACROSCOPE_OTF2_PUNCTUAL(IoDuplicateHandle, "IO_DUPLICATE_HANDLE");
-  MACROSCOPE_OTF2_PUNCTUAL(IoSeek, "IO_SEEK");
-  MACROSCOPE_OTF2_PUNCTUAL(IoChangeStatusFlags, "IO_CHANGE_STATUS_FLAGS");
-  MACROSCOPE_OTF2_PUNCTUAL(IoDeleteFile, "IO_DELETE_FILE");
-  MACROSCOPE_OTF2_PUNCTUAL(IoOperationBegin, "IO_OPERATION_BEGIN");
-  MACROSCOPE_OTF2_PUNCTUAL(IoOperationTest, "IO_OPERATION_TEST");
-  MACROSCOPE_OTF2_PUNCTUAL(IoOperationIssued, "IO_OPERATION_ISSUED");
-  MACROSCOPE_OTF2_PUNCTUAL(IoOperationComplete, "IO_OPERATION_COMPLETE");
-  MACROSCOPE_OTF2_PUNCTUAL(IoOperationCancelled, "IO_OPERATION_CANCELLED");
-  MACROSCOPE_OTF2_PUNCTUAL(IoAcquireLock, "IO_ACQUIRE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(IoReleaseLock, "IO_RELEASE_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(IoTryLock, "IO_TRY_LOCK");
-  MACROSCOPE_OTF2_PUNCTUAL(ProgramEnd, "PROGRAM_END");
-  MACROSCOPE_OTF2_PUNCTUAL(NonBlockingCollectiveRequest, "NON_BLOCKING_COLLECTIVE_REQUEST");
-  MACROSCOPE_OTF2_PUNCTUAL(NonBlockingCollectiveComplete, "NON_BLOCKING_COLLECTIVE_COMPLETE");
-  MACROSCOPE_OTF2_PUNCTUAL(CommCreate, "COMM_CREATE");
-  MACROSCOPE_OTF2_PUNCTUAL(CommDestroy, "COMM_DESTROY");
-#undef MACROSCOPE_OTF2_PUNCTUAL
 }
 
 template <class F>
@@ -414,33 +264,27 @@ const EventTranslator::Location& EventTranslator::At(OTF2_LocationRef location) 
   return it->second;
 }
 
-paje::Extras EventTranslator::Attributes(OTF2_AttributeList* attributes) {
+paje::Extras EventTranslator::Attributes(std::span<const RawAttribute> attributes) {
   extras_.clear();
-  if (attributes == nullptr) return {};
-  uint32_t count = OTF2_AttributeList_GetNumberOfElements(attributes);
-  for (uint32_t i = 0; i < count; ++i) {
-    OTF2_AttributeRef ref;
-    OTF2_Type type;
-    OTF2_AttributeValue value;
-    if (OTF2_AttributeList_GetAttributeByIndex(attributes, i, &ref, &type, &value) != OTF2_SUCCESS) continue;
-    auto it = defs_.attributes.find(ref);
+  for (const RawAttribute& a : attributes) {
+    auto it = defs_.attributes.find(a.ref);
     std::string name =
-        it == defs_.attributes.end() ? "attribute " + std::to_string(ref) : defs_.String(it->second.name);
-    extras_.push_back({trace_.strings().Intern(name), trace_.strings().Intern(defs_.ValueText(type, value))});
+        it == defs_.attributes.end() ? "attribute " + std::to_string(a.ref) : defs_.String(it->second.name);
+    extras_.push_back({trace_.strings().Intern(name), trace_.strings().Intern(defs_.ValueText(a.type, a.value))});
   }
   return extras_;
 }
 
 void EventTranslator::Punctual(OTF2_LocationRef location, double time, const std::string& kind, StringId value,
-                               OTF2_AttributeList* attributes) {
+                               std::span<const RawAttribute> attributes) {
   const Location& at = At(location);
   simulator_.NewEvent(time, EntityType(TypeKind::kEvent, at.container, kind), at.identifier, value,
                       Attributes(attributes));
 }
 
 void EventTranslator::Message(bool send, OTF2_LocationRef location, double time, uint32_t peer_rank,
-                              OTF2_CommRef comm, uint32_t tag, uint64_t length, OTF2_AttributeList* attributes,
-                              const char* kind) {
+                              OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                              std::span<const RawAttribute> attributes, const char* kind) {
   At(location);
   std::optional<OTF2_LocationRef> peer_ref = defs_.RankLocation(comm, peer_rank, location);
   // The definitions do not say who the peer is: keep the record as an event.
@@ -456,7 +300,7 @@ void EventTranslator::Message(bool send, OTF2_LocationRef location, double time,
   held_.push_back(std::move(half));
 }
 
-void EventTranslator::Simulate(const MessageHalf& half, OTF2_AttributeList* attributes) {
+void EventTranslator::Simulate(const MessageHalf& half, std::span<const RawAttribute> attributes) {
   const Location& sender = At(half.sender);
   const Location& receiver = At(half.receiver);
   char key[128];
@@ -554,7 +398,7 @@ void EventTranslator::FinishShared(formats::PartExchange& share,
   }
   std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [time, ends] : order)
-    for (size_t i : *ends) Simulate(halves[i], nullptr);
+    for (size_t i : *ends) Simulate(halves[i], {});
   Finish(first, last);
 }
 

@@ -37,6 +37,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -45,20 +46,20 @@
 #include <otf2/otf2.h>
 
 #include "formats/otf2/definitions.h"
+#include "formats/otf2/event_record.h"
 #include "formats/part_exchange.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
 
 namespace macroscope::otf2 {
 
-class EventTranslator {
+class EventTranslator : public RecordSink {
  public:
   // All three must outlive the translator.
   EventTranslator(const Definitions& defs, Trace& trace, paje::Simulator& simulator);
 
-  // Sets a callback for every event record kind OTF2 3.0 knows (and the
-  // "unknown record" one), with this translator as user data.
-  void Register(OTF2_GlobalEvtReaderCallbacks* callbacks);
+  // One record (event_record.h), in the global reader's order.
+  OTF2_CallbackCode Take(const EventRecord& record) override;
 
   // After the last record: ends the simulation and sets the trace's span
   // [first event, last event] (both 0 when there was no event).
@@ -92,11 +93,6 @@ class EventTranslator {
     std::vector<ExtraField> fields;  // the record's attributes
   };
 
-  // The OTF2 callbacks (event_translator.cc): each unpacks its record and
-  // calls the members below through Record().
-  struct Callbacks;
-  friend struct Callbacks;
-
   // Runs `f` for one record at `time`, counting it, creating the containers
   // on the first record and storing any exception.
   template <class F>
@@ -116,13 +112,14 @@ class EventTranslator {
   StringId Identifier(ContainerId container) const;
   const Location& At(OTF2_LocationRef location) const;
   // The record's attributes as user fields, in extras_.
-  paje::Extras Attributes(OTF2_AttributeList* attributes);
+  paje::Extras Attributes(std::span<const RawAttribute> attributes);
   void Punctual(OTF2_LocationRef location, double time, const std::string& kind, StringId value,
-                OTF2_AttributeList* attributes);
+                std::span<const RawAttribute> attributes);
   void Message(bool send, OTF2_LocationRef location, double time, uint32_t peer_rank, OTF2_CommRef comm,
-               uint32_t tag, uint64_t length, OTF2_AttributeList* attributes, const char* kind);
+               uint32_t tag, uint64_t length, std::span<const RawAttribute> attributes, const char* kind);
+  void Metric(const EventRecord& record, double time);
   // Simulates one half; `attributes`: the record's, when not held.
-  void Simulate(const MessageHalf& half, OTF2_AttributeList* attributes);
+  void Simulate(const MessageHalf& half, std::span<const RawAttribute> attributes);
   void Finish(double first, double last);
 
   const Definitions& defs_;

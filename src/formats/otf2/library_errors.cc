@@ -2,21 +2,39 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <mutex>
 
 #include "util/error.h"
 
 namespace macroscope::otf2 {
 
-LibraryErrorCapture::LibraryErrorCapture() { previous_ = OTF2_Error_RegisterCallback(&OnError, this); }
+namespace {
+
+thread_local LibraryErrorCapture* current = nullptr;  // this thread's innermost capture
+std::mutex registration;
+int live = 0;  // captures alive in the process, on every thread
+OTF2_ErrorCallback previous = nullptr;
+
+}  // namespace
+
+LibraryErrorCapture::LibraryErrorCapture() : outer_(current) {
+  current = this;
+  std::lock_guard lock(registration);
+  if (live++ == 0) previous = OTF2_Error_RegisterCallback(&OnError, nullptr);
+}
 
 // The previous callback's user data is not returned by the library; the
 // default handler (nullptr) needs none, which is the case outside tests.
-LibraryErrorCapture::~LibraryErrorCapture() { OTF2_Error_RegisterCallback(previous_, nullptr); }
+LibraryErrorCapture::~LibraryErrorCapture() {
+  current = outer_;
+  std::lock_guard lock(registration);
+  if (--live == 0) OTF2_Error_RegisterCallback(previous, nullptr);
+}
 
-OTF2_ErrorCode LibraryErrorCapture::OnError(void* self, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+OTF2_ErrorCode LibraryErrorCapture::OnError(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
                                             const char* format, va_list args) {
-  auto* capture = static_cast<LibraryErrorCapture*>(self);
-  if (capture->first_message_.empty() && format != nullptr) {
+  LibraryErrorCapture* capture = current;  // none: a thread reading without one stays quiet
+  if (capture != nullptr && capture->first_message_.empty() && format != nullptr) {
     char buffer[512];
     std::vsnprintf(buffer, sizeof buffer, format, args);
     capture->first_message_ = buffer;
@@ -25,11 +43,13 @@ OTF2_ErrorCode LibraryErrorCapture::OnError(void* self, const char*, uint64_t, c
   return code;
 }
 
+std::string Reason(OTF2_ErrorCode code, const LibraryErrorCapture& capture) {
+  return capture.first_message().empty() ? OTF2_Error_GetDescription(code) : capture.first_message();
+}
+
 void Check(OTF2_ErrorCode code, const std::string& anchor, const char* what, const LibraryErrorCapture& capture) {
   if (code == OTF2_SUCCESS) return;
-  std::string reason = capture.first_message();
-  if (reason.empty()) reason = OTF2_Error_GetDescription(code);
-  throw UserError(anchor + ": " + what + ": " + reason);
+  throw UserError(anchor + ": " + what + ": " + Reason(code, capture));
 }
 
 }  // namespace macroscope::otf2

@@ -6,9 +6,10 @@
 // into the capture instead of stderr, so that the CLI prints one line; Check
 // turns a failed return code into a UserError "ANCHOR: what: message".
 //
-// Threading: the OTF2 error callback is global to the process; one archive
-// is read at a time per process (the capture restores the previous callback
-// when it dies, so captures nest but must not overlap across threads).
+// Threading: the OTF2 error callback is global to the process, so it is
+// registered while any capture lives and hands each message to the capture
+// of the thread that called the library (captures nest within a thread;
+// location_threads.h reads with one capture per thread).
 #pragma once
 
 #include <string>
@@ -28,11 +29,14 @@ class LibraryErrorCapture {
   const std::string& first_message() const { return first_message_; }
 
  private:
-  static OTF2_ErrorCode OnError(void* self, const char* file, uint64_t line, const char* function,
+  static OTF2_ErrorCode OnError(void* unused, const char* file, uint64_t line, const char* function,
                                 OTF2_ErrorCode code, const char* format, va_list args);
-  OTF2_ErrorCallback previous_ = nullptr;
+  LibraryErrorCapture* outer_ = nullptr;  // this thread's capture before this one
   std::string first_message_;
 };
+
+// Why `code` failed: the library's first message if any, else the code's description.
+std::string Reason(OTF2_ErrorCode code, const LibraryErrorCapture& capture);
 
 // Throws UserError("ANCHOR: WHAT: reason") unless `code` is OTF2_SUCCESS; the
 // reason is the library's first message if any, else the code's description.

@@ -1,5 +1,8 @@
 #include "formats/otf2/otf2_format.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "formats/otf2/archive_reader.h"
 #include "util/error.h"
 
@@ -20,7 +23,11 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   if (files.size() != 1) throw UserError(files[1] + ": OTF2 archives are read one at a time");
   paje::SimulatorOptions simulator = options.paje.simulator;
   simulator.sink = options.sink;
-  ArchiveStats s = ReadArchive(files.front(), simulator, trace, options.share);
+  // 0: a decoding thread per core but the translating thread's (on 2
+  // cores, the sequential reader: see bench/read_threads).
+  const int threads = options.threads > 0 ? options.threads
+                                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+  ArchiveStats s = ReadArchive(files.front(), simulator, trace, options.share, threads);
   return {s.records, s.bytes};
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "formats/paje/decoder.h"
+#include "formats/paje/range_reading.h"
 #include "formats/paje/record.h"
 #include "formats/paje/sharded_simulation.h"
 #include "util/error.h"
@@ -30,15 +31,15 @@ constexpr bool kDecoderThread = true;
 // Runs `decode` (which fills the queue) on a second thread while this one
 // simulates, so parsing and simulation overlap.
 template <class Decode>
-ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
+ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Decode decode) {
   BlockQueue queue(kDecoderThread ? 4 : SIZE_MAX);
   Decoder decoder(trace.strings(), options.no_strict, queue);
   if (options.sort) decoder.SortLines(std::max<size_t>(options.sort_memory, 1));
   // By default the decoding workers take the cores the simulating thread
   // leaves: on 2 cores that is the sequential decoder, which 2 workers did
   // not beat there, and which holds no chunks in waiting (90 MB less).
-  const int threads = options.threads > 0 ? options.threads
-                                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+  const int threads = threads_option > 0 ? threads_option
+                                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
   if (kDecoderThread && threads > 1) decoder.UseWorkers(threads, options.chunk_bytes);
   Simulator simulator(trace, options.simulator);
   std::optional<ShardedSimulation> sharded;  // before the decoder starts: its shards intern
@@ -102,12 +103,26 @@ ReadStats Run(Trace& trace, const ReadOptions& options, Decode decode) {
 
 }  // namespace
 
-ReadStats ReadPaje(const std::vector<std::string>& files, const ReadOptions& options, Trace& trace) {
-  return Run(trace, options, [&](Decoder& d) { d.DecodeFiles(files); });
+ReadStats ReadPaje(const std::vector<std::string>& files, const ReadOptions& options, Trace& trace, int threads,
+                   formats::PartExchange* share) {
+  // --sort orders the whole file, and a sink would see each part's entities
+  // alone: those are read whole; so is a file in one part (the threaded
+  // reading below is faster than a part's single thread).
+  if (share != nullptr && share->parts() > 1 && !files.empty() &&
+      std::find(files.begin(), files.end(), "-") == files.end() && !options.sort &&
+      options.simulator.sink == nullptr) {
+    if (std::optional<ReadStats> stats = ReadPajeInParts(files, options, *share, trace)) return *stats;
+  }
+  ReadStats stats = Run(trace, options, threads, [&](Decoder& d) { d.DecodeFiles(files); });
+  // Every part read it whole: part 0 alone keeps the entities, so that the
+  // reductions of the parts count them once.
+  if (share != nullptr && share->part() != 0) KeepTreesOnly(trace);
+  return stats;
 }
 
-ReadStats ReadPajeText(std::string_view text, const std::string& name, const ReadOptions& options, Trace& trace) {
-  return Run(trace, options, [&](Decoder& d) { d.DecodeText(name, text); });
+ReadStats ReadPajeText(std::string_view text, const std::string& name, const ReadOptions& options, Trace& trace,
+                       int threads) {
+  return Run(trace, options, threads, [&](Decoder& d) { d.DecodeText(name, text); });
 }
 
 bool LooksLikePaje(std::string_view head) {

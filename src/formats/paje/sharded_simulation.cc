@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "util/error.h"
 
@@ -59,17 +60,12 @@ void SimulateRecord(const Record& r, std::span<const ExtraField> extras, Simulat
 
 namespace {
 
-// Where the first error of a shard came from, to order the shards' errors.
-struct Failure {
-  uint64_t index = 0;  // the record in its block; UINT64_MAX: the end of the trace
-  size_t rank = 0;     // SimulationError::rank
-};
-
 // Simulates the records of the block that `mine` accepts, fetching their
 // stores ahead (the store of an entity event is scattered in memory);
 // `done(k)` after record k. Fills `failure` before throwing UserError.
 template <class Mine, class Done>
-void SimulateRecords(const Block& block, Simulator& sim, bool sorted, Mine mine, Done done, Failure& failure) {
+void SimulateRecords(const Block& block, Simulator& sim, bool sorted, Mine mine, Done done,
+                     SimulationFailure& failure) {
   const std::vector<Record>& records = block.records;
   constexpr size_t kAhead = 16;  // lines between a prefetch stage and the next
   for (size_t k = 0; k < records.size(); ++k) {
@@ -96,7 +92,7 @@ void SimulateRecords(const Block& block, Simulator& sim, bool sorted, Mine mine,
   }
 }
 
-void Finish(Simulator& sim, double last_time, Failure& failure) {
+void Finish(Simulator& sim, double last_time, SimulationFailure& failure) {
   try {
     sim.Finish(last_time);
   } catch (const SimulationError& e) {
@@ -104,8 +100,6 @@ void Finish(Simulator& sim, double last_time, Failure& failure) {
     throw UserError(std::string("end of trace: ") + e.what());
   }
 }
-
-bool IsEntityEvent(EventKind kind) { return kind >= EventKind::kNewEvent && kind <= EventKind::kEndLink; }
 
 // The shard of a container identifier: ids are mixed first, as the ids of
 // containers often go by twos or more (a name and an alias interned each).
@@ -117,14 +111,20 @@ int ShardOf(StringId container, int shards) {
 
 }  // namespace
 
-void SimulateBlock(const Block& block, Simulator& sim, bool sorted) {
-  Failure failure;
-  SimulateRecords(block, sim, sorted, [](const Record&) { return true; }, [](size_t) {}, failure);
+void SimulateBlock(const Block& block, Simulator& sim, bool sorted, SimulationFailure* failure,
+                   const std::function<void(size_t)>& done) {
+  SimulationFailure ignored;
+  SimulateRecords(
+      block, sim, sorted, [](const Record&) { return true; },
+      [&done](size_t k) {
+        if (done) done(k);
+      },
+      failure != nullptr ? *failure : ignored);
 }
 
-void FinishSimulation(Simulator& sim, double last_time) {
-  Failure failure;
-  Finish(sim, last_time, failure);
+void FinishSimulation(Simulator& sim, double last_time, SimulationFailure* failure) {
+  SimulationFailure ignored;
+  Finish(sim, last_time, failure != nullptr ? *failure : ignored);
 }
 
 // The shards' sink: hand-overs come from several threads, one at a time.
@@ -247,7 +247,7 @@ void ShardedSimulation::Simulate(const Block& block) {
   const int count = static_cast<int>(shards_.size());
   const uint64_t position = position_;
   Round([&](Shard& shard) {
-    Failure failure{UINT64_MAX, 0};  // an internal error: after any error of the input
+    SimulationFailure failure{UINT64_MAX, 0};  // an internal error: after any error of the input
     auto mine = [&](const Record& r) {
       return !IsEntityEvent(r.kind) || ShardOf(r.Get(Field::kContainer), count) == shard.index;
     };
@@ -269,7 +269,7 @@ void ShardedSimulation::Simulate(const Block& block) {
 
 void ShardedSimulation::Finish(double last_time) {
   Round([&](Shard& shard) {
-    Failure failure;
+    SimulationFailure failure;
     try {
       paje::Finish(*shard.sim, last_time, failure);
     } catch (...) {
@@ -281,34 +281,45 @@ void ShardedSimulation::Finish(double last_time) {
   Merge();
 }
 
-// The shards' stores into the reader's trace, numbered as the sequential
-// simulator numbers them (in the order of the records that created them);
-// each container's list comes from the one shard that owns it.
-void ShardedSimulation::Merge() {
+void TakeStores(Trace& trace, BuiltStores& built) {
+  built.stores = trace.TakeStores();
+  built.lists.clear();
+  for (ContainerId c = 0; c < trace.containers().size(); ++c)
+    built.lists.push_back(std::exchange(trace.container(c).stores, {}));
+}
+
+void MergeStores(std::vector<BuiltStores>& built, Trace& trace) {
   struct Made {
     uint64_t record;
-    size_t shard;
+    size_t builder;
     uint32_t store;
   };
   std::vector<Made> made;
-  for (size_t k = 0; k < shards_.size(); ++k)
-    for (auto [record, store] : shards_[k]->created) made.push_back({record, k, store});
+  for (size_t k = 0; k < built.size(); ++k)
+    for (auto [record, store] : built[k].created) made.push_back({record, k, store});
   std::sort(made.begin(), made.end(), [](const Made& a, const Made& b) {
-    return std::tie(a.record, a.shard, a.store) < std::tie(b.record, b.shard, b.store);
+    return std::tie(a.record, a.builder, a.store) < std::tie(b.record, b.builder, b.store);
   });
-  std::vector<std::vector<EntityStore>> taken;
   std::vector<std::vector<uint32_t>> renumber;
-  for (const auto& shard : shards_) {
-    taken.push_back(shard->trace->TakeStores());
-    renumber.emplace_back(taken.back().size(), kNone);
-  }
-  for (const Made& m : made) renumber[m.shard][m.store] = trace_.AppendStore(std::move(taken[m.shard][m.store]));
-  for (ContainerId c = 0; c < trace_.containers().size(); ++c) {
+  for (const BuiltStores& b : built) renumber.emplace_back(b.stores.size(), kNone);
+  for (const Made& m : made)
+    renumber[m.builder][m.store] = trace.AppendStore(std::move(built[m.builder].stores[m.store]));
+  for (ContainerId c = 0; c < trace.containers().size(); ++c) {
     std::vector<std::pair<TypeId, uint32_t>> stores;
-    for (size_t k = 0; k < shards_.size(); ++k)
-      for (auto [type, store] : shards_[k]->trace->container(c).stores) stores.emplace_back(type, renumber[k][store]);
-    trace_.container(c).stores = std::move(stores);
+    for (size_t k = 0; k < built.size(); ++k)
+      for (auto [type, store] : built[k].lists[c]) stores.emplace_back(type, renumber[k][store]);
+    trace.container(c).stores = std::move(stores);
   }
+}
+
+// The shards' stores into the reader's trace.
+void ShardedSimulation::Merge() {
+  std::vector<BuiltStores> built(shards_.size());
+  for (size_t k = 0; k < shards_.size(); ++k) {
+    TakeStores(*shards_[k]->trace, built[k]);
+    built[k].created = std::move(shards_[k]->created);
+  }
+  MergeStores(built, trace_);
 }
 
 }  // namespace macroscope::paje

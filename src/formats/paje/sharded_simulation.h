@@ -30,16 +30,51 @@
 
 namespace macroscope::paje {
 
+// A record about the entities of its `Container` (states, events,
+// variables, links), simulated by the shard (or part) that owns it.
+inline bool IsEntityEvent(EventKind kind) { return kind >= EventKind::kNewEvent && kind <= EventKind::kEndLink; }
+
 // One decoded record into the simulator; throws SimulationError.
 void SimulateRecord(const Record& r, std::span<const ExtraField> extras, Simulator& sim);
 
+// Where an error of a simulation in parts came from, to tell which of the
+// parts' errors a whole simulation meets first.
+struct SimulationFailure {
+  uint64_t index = 0;  // the record in its block; UINT64_MAX: the end of the trace
+  size_t rank = 0;     // SimulationError::rank
+};
+
 // The block's records in order, their stores fetched a few lines ahead.
 // Throws UserError "file:line: message" for the first bad record, with a
-// hint to --sort for time going backwards unless the lines were `sorted`.
-void SimulateBlock(const Block& block, Simulator& sim, bool sorted);
+// hint to --sort for time going backwards unless the lines were `sorted`;
+// fills `failure` first when given. `done(k)`, when given, after record k.
+void SimulateBlock(const Block& block, Simulator& sim, bool sorted, SimulationFailure* failure = nullptr,
+                   const std::function<void(size_t)>& done = {});
 
-// The end of the trace (Simulator::Finish); throws UserError.
-void FinishSimulation(Simulator& sim, double last_time);
+// The end of the trace (Simulator::Finish); throws UserError, filling
+// `failure` first when given.
+void FinishSimulation(Simulator& sim, double last_time, SimulationFailure* failure = nullptr);
+
+// The entity stores one of several simulators built apart (a shard, or a
+// part of a reading in parts), each owning the entities of its containers.
+struct BuiltStores {
+  std::vector<EntityStore> stores;
+  // Per container (all of the trace's): its (type, store) list.
+  std::vector<std::vector<std::pair<TypeId, uint32_t>>> lists;
+  // The stores it created, each with the record that created it (any
+  // number growing in input order: its position, its line): the order of
+  // the merged trace's stores.
+  std::vector<std::pair<uint64_t, uint32_t>> created;
+};
+
+// Moves `trace`'s stores out into a BuiltStores (`created` left as it was).
+void TakeStores(Trace& trace, BuiltStores& built);
+
+// Appends the stores of `built` (by builder) to `trace`, which has none,
+// numbered as one simulator numbers them (in the order of the records that
+// created them), and gives its containers their lists (each container's
+// from the one builder that owns it).
+void MergeStores(std::vector<BuiltStores>& built, Trace& trace);
 
 class ShardedSimulation {
  public:
