@@ -9,21 +9,17 @@
 #include <vector>
 
 #include "util/atomic_file.h"
+#include "util/checksum.h"
 
 namespace macroscope::analysis {
 
 namespace {
 
-constexpr char kMagic[] = "macroscope-model-cache 2\n";  // 2: the time base
-
-uint64_t Fnv(std::string_view bytes, uint64_t h = 0xcbf29ce484222325ULL) {
-  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
-}
+constexpr char kMagic[] = "macroscope-model-cache 3\n";  // 2: the time base; 3: XXH3 checksum
 
 std::string KeyPrefix(const std::string& key) {
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(Fnv(key)));
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(ChainChecksum(key)));
   return std::string("model-") + hex + "-";
 }
 
@@ -53,13 +49,13 @@ std::optional<MicroModel> ReadEntry(const std::filesystem::path& path, const std
     }
     const int32_t slices = model.slices();
     std::vector<double> values(static_cast<size_t>(slices));
-    uint64_t checksum = 0xcbf29ce484222325ULL;
+    uint64_t checksum = 0;
     for (int64_t n = header.at("series").get<int64_t>(); n > 0; --n) {
       int32_t ids[2];
       if (!in.read(reinterpret_cast<char*>(ids), sizeof ids)) return std::nullopt;
       if (!in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(double))))
         return std::nullopt;
-      checksum = Fnv({reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double)}, checksum);
+      checksum = ChainChecksum({reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double)}, checksum);
       if (ids[0] < 0 || ids[0] >= model.leaf_count() || ids[1] < 0 || ids[1] >= model.type_count()) return std::nullopt;
       NodeId leaf = model.leaves()[static_cast<size_t>(ids[0])];
       for (int32_t t = 0; t < slices; ++t)
@@ -122,7 +118,7 @@ bool ModelCache::Store(const std::string& key, const MicroModel& model) const {
     }
     std::string body;
     int64_t series = 0;
-    uint64_t checksum = 0xcbf29ce484222325ULL;
+    uint64_t checksum = 0;
     for (int32_t leaf = 0; leaf < model.leaf_count(); ++leaf) {
       for (int32_t type = 0; type < model.type_count(); ++type) {
         auto values = model.Series(leaf, type);
@@ -131,7 +127,7 @@ bool ModelCache::Store(const std::string& key, const MicroModel& model) const {
         body.append(reinterpret_cast<const char*>(ids), sizeof ids);
         std::string_view bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
         body.append(bytes);
-        checksum = Fnv(bytes, checksum);
+        checksum = ChainChecksum(bytes, checksum);
         ++series;
       }
     }

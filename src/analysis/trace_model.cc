@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/parallel.h"
 #include "util/error.h"
 
 namespace macroscope::analysis {
@@ -231,23 +232,50 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
   const Grid grid{begin, end, (end - begin) / request.slices, request.slices};
   const int32_t T = request.slices;
 
-  Accumulators acc(type_names.size(), T), count(type_names.size(), T);
-  for (const EntityStore& s : trace.stores()) {
-    if (!relevant(s)) continue;
-    if (kind != TypeKind::kLink && !in_scope[s.container]) continue;
+  // Second pass, store by store: each store feeds its own (leaf, model
+  // type) series — but link counts, which go to the sender's leaf — so the
+  // stores are spread over threads and every value is summed in the same
+  // order whatever their number.
+  struct Worker {
+    Accumulators acc, count;
+    std::vector<int32_t> by_value;  // the model type of each value of the store at hand, -1: not looked up
+    std::vector<StringId> looked_up;
+  };
+  const int threads = kind == TypeKind::kLink ? 1 : request.threads == 0 ? DefaultThreadCount() : request.threads;
+  std::vector<Worker> workers;
+  for (int w = 0; w < std::max(threads, 1); ++w)
+    workers.push_back({Accumulators(type_names.size(), T), Accumulators(type_names.size(), T), {}, {}});
+  auto model_type = [&](Worker& w, TypeId t, StringId v) {
+    if (v >= w.by_value.size()) w.by_value.resize(v + 1, -1);
+    if (w.by_value[v] < 0) {
+      w.by_value[v] = remap[type_index.at({t, kind == TypeKind::kVariable ? kEmptyString : v})];
+      w.looked_up.push_back(v);
+    }
+    return w.by_value[v];
+  };
+  const std::vector<EntityStore>& stores = trace.stores();
+  ParallelFor(static_cast<int64_t>(stores.size()), threads, [&](int64_t index, int worker) {
+    const EntityStore& s = stores[index];
+    if (!relevant(s)) return;
+    if (kind != TypeKind::kLink && !in_scope[s.container]) return;
+    Worker& w = workers[worker];
+    for (StringId v : w.looked_up) w.by_value[v] = -1;  // stores are per type
+    w.looked_up.clear();
     // Per store, dense per-type accumulators over the slices.
+    Accumulators& acc = w.acc;
+    Accumulators& count = w.count;
     acc.Clear();
     count.Clear();
     for (size_t i = 0; i < s.size(); ++i) {
       double a = s.start[i], b = s.End(i);
       switch (request.metric) {
         case Metric::kStateTime: {
-          auto& v = acc.Get(remap[type_of(s.type, s.value[i])], 0.0);
+          auto& v = acc.Get(model_type(w, s.type, s.value[i]), 0.0);
           grid.Spread(a, b, [&](int32_t t, double d) { v[t] += d; });
           break;
         }
         case Metric::kMeanStateDuration: {
-          int32_t j = remap[type_of(s.type, s.value[i])];
+          int32_t j = model_type(w, s.type, s.value[i]);
           auto& v = acc.Get(j, 0.0);
           auto& n = count.Get(j, 0.0);
           grid.Spread(a, b, [&](int32_t t, double d) { v[t] += d; n[t] += 1; });
@@ -255,16 +283,16 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
         }
         case Metric::kStateCount:
         case Metric::kEventCount:
-          if (a >= begin && a < end) acc.Get(remap[type_of(s.type, s.value[i])], 0.0)[grid.SliceOf(a)] += 1;
+          if (a >= begin && a < end) acc.Get(model_type(w, s.type, s.value[i]), 0.0)[grid.SliceOf(a)] += 1;
           break;
         case Metric::kLinkCount: {
           ContainerId from = s.peer_start[i];
           if (from == kNone || !in_scope[from] || !(a >= begin && a < end)) break;
-          model.Add(leaf_of[from], remap[type_of(s.type, s.value[i])], grid.SliceOf(a), 1);
+          model.Add(leaf_of[from], model_type(w, s.type, s.value[i]), grid.SliceOf(a), 1);
           break;
         }
         case Metric::kVariableMean: {
-          auto& v = acc.Get(remap[type_of(s.type, kEmptyString)], 0.0);
+          auto& v = acc.Get(model_type(w, s.type, kEmptyString), 0.0);
           double x = s.number[i];
           grid.Spread(a, b, [&](int32_t t, double d) { v[t] += x * d / grid.width; });
           break;
@@ -273,14 +301,14 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
         case Metric::kVariableMax: {
           bool is_min = request.metric == Metric::kVariableMin;
           double none = is_min ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-          auto& v = acc.Get(remap[type_of(s.type, kEmptyString)], none);
+          auto& v = acc.Get(model_type(w, s.type, kEmptyString), none);
           double x = s.number[i];
           grid.Spread(a, b, [&](int32_t t, double) { v[t] = is_min ? std::min(v[t], x) : std::max(v[t], x); });
           break;
         }
       }
     }
-    if (acc.Used().empty()) continue;
+    if (acc.Used().empty()) return;
     NodeId leaf = leaf_of[s.container];
     for (int32_t j : acc.Used()) {
       const std::vector<double>& v = acc[j];
@@ -288,10 +316,10 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
         double x = v[t];
         if (request.metric == Metric::kMeanStateDuration) x = count[j][t] > 0 ? x / count[j][t] : 0;
         if (!std::isfinite(x) || x <= 0) continue;  // the model holds values >= 0; empty slices stay 0
-        model.Add(leaf, j, t, x);
+        model.Add(leaf, j, t, x);  // this store's series only: no other thread writes it
       }
     }
-  }
+  });
   return model;
 }
 

@@ -36,6 +36,7 @@ struct ModelRequest {
   std::optional<double> start, end;        // default: the trace's span
   std::vector<std::string> types;          // entity type names to keep (empty: all)
   std::vector<std::string> containers;     // container paths to keep (empty: all)
+  int threads = 1;                         // stores spread over this many (0: one per core)
 };
 
 // Throws UserError for a range outside the trace, zero slices, or an

@@ -96,6 +96,7 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
       analysis::ModelRequest request;
       request.metric = *metric;
       request.slices = key.empty() || !Additive(*metric) ? slices : CachedSlices(slices);
+      request.threads = source.read.threads;
       if (source.start && source.end) {
         const Trace& t = loaded.trace;
         analysis::TimeRange range = ParseRange(t.time_base(), t.start_time(), *source.start, *source.end);

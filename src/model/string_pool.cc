@@ -70,8 +70,24 @@ StringId StringPool::Find(std::string_view text) const {
 
 StringId StringPool::Intern(std::string_view text) {
   uint64_t hash = Hash(text);
+  Cached* cached = nullptr;
+  if (text.size() <= kCachedMax) {
+    if (!cache_) cache_ = std::make_unique<Cached[]>(kCacheEntries);
+    // Other bits than the slot's, so that neighbours in the table spread.
+    cached = &cache_[(hash >> 40) & (kCacheEntries - 1)];
+    if (cached->size == text.size() && cached->id_plus_one != 0 &&
+        std::memcmp(cached->bytes, text.data(), text.size()) == 0)
+      return cached->id_plus_one - 1;
+  }
   size_t slot = Probe(text, hash);
-  if (slots_[slot].id_plus_one != 0) return slots_[slot].id_plus_one - 1;
+  if (uint32_t found = slots_[slot].id_plus_one; found != 0) {
+    if (cached != nullptr) {
+      cached->id_plus_one = found;
+      cached->size = static_cast<uint8_t>(text.size());
+      std::memcpy(cached->bytes, text.data(), text.size());
+    }
+    return found - 1;
+  }
   if (block_used_ + text.size() > block_size_) {
     block_size_ = std::max(std::clamp(2 * block_size_, kFirstBlockSize, kBlockSize), text.size());
     blocks_.push_back(std::make_unique<char[]>(block_size_));

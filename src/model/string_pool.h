@@ -41,6 +41,21 @@ class StringPool {
     uint32_t hash = 0;
   };
   size_t Probe(std::string_view text, uint64_t hash) const;
+
+  // Before the table, a direct-mapped cache of short strings found before:
+  // a hit compares the bytes within one cache line, where the table costs
+  // up to three dependent misses (slot, view, bytes) once it outgrows the
+  // caches (a trace's link keys make it millions of slots). Strings enter
+  // it on their second interning, so that one-off keys seldom evict the
+  // names and values every line repeats.
+  struct Cached {
+    uint32_t id_plus_one = 0;
+    uint8_t size = 0;
+    char bytes[27];
+  };
+  static constexpr size_t kCachedMax = sizeof(Cached::bytes);
+  static constexpr size_t kCacheEntries = 8192;
+  std::unique_ptr<Cached[]> cache_;  // allocated on the first Intern
   void Grow();
 
   std::vector<std::unique_ptr<char[]>> blocks_;  // stable storage for the bytes

@@ -158,10 +158,16 @@ void Simulator::Prefetch(StringId type_identifier, StringId container_identifier
   }
   size_t n = s.size();
   __builtin_prefetch(s.start.data() + n, 1);
-  if (!s.end.empty() || s.kind == TypeKind::kState) __builtin_prefetch(s.end.data() + n, 1);
-  __builtin_prefetch(s.value.data() + n, 1);
-  __builtin_prefetch(s.level.data() + n, 1);
   if (n > 0) __builtin_prefetch(s.end.data() + n - 1, 1);
+  if (s.kind == TypeKind::kVariable) {  // the last value ends, the next starts
+    __builtin_prefetch(s.end.data() + n, 1);
+    __builtin_prefetch(s.number.data() + n, 1);
+    if (n > 0) __builtin_prefetch(s.number.data() + n - 1, 1);
+    return;
+  }
+  if (s.kind != TypeKind::kEvent) __builtin_prefetch(s.end.data() + n, 1);
+  __builtin_prefetch(s.value.data() + n, 1);
+  if (s.kind == TypeKind::kState) __builtin_prefetch(s.level.data() + n, 1);
   const auto& stack = stacks_[r->target.store];
   if (!stack.empty()) __builtin_prefetch(s.end.data() + stack.front(), 1);
 }
