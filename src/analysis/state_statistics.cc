@@ -41,7 +41,6 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
     add_subtree(c);
   }
   std::map<std::tuple<TypeKind, TypeId, StringId>, StatisticsRow> rows;
-  double all_state_time = 0;
   for (const EntityStore& s : trace.stores()) {
     if (!in_scope[s.container] || s.kind == TypeKind::kVariable) continue;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -50,9 +49,7 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
       StatisticsRow& row = rows[{s.kind, s.type, s.value[i]}];
       ++row.count;
       if (s.kind == TypeKind::kState) {
-        double inside = std::max(0.0, std::min(b, out.end) - std::max(a, out.start));
-        row.total_time += inside;
-        all_state_time += inside;
+        row.time.Add(std::max(0.0, std::min(b, out.end) - std::max(a, out.start)));
       }
     }
   }
@@ -63,13 +60,19 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
     row.value = std::string(trace.Str(value));
     out.rows.push_back(row);
   }
-  FinishStatistics(out, all_state_time);
+  FinishStatistics(out);
   return out;
 }
 
-void FinishStatistics(Statistics& out, double all_state_time) {
+void FinishStatistics(Statistics& out) {
+  const auto is_state = [](const StatisticsRow& row) { return row.kind == TypeKindName(TypeKind::kState); };
+  ExactSum all;
+  for (const StatisticsRow& row : out.rows)
+    if (is_state(row)) all.Merge(row.time);
+  const double all_state_time = all.Value();
   for (StatisticsRow& row : out.rows) {
-    if (row.kind != TypeKindName(TypeKind::kState)) continue;
+    if (!is_state(row)) continue;
+    row.total_time = row.time.Value();
     row.mean_time = row.count > 0 ? row.total_time / static_cast<double>(row.count) : 0;
     row.share = all_state_time > 0 ? 100 * row.total_time / all_state_time : 0;
   }

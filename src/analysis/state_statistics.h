@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/exact_sum.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis {
@@ -23,7 +24,8 @@ struct StatisticsRow {
   std::string type;
   std::string value;
   uint64_t count = 0;
-  double total_time = 0;  // states: time inside the window
+  ExactSum time;          // states: the exact sum of their times inside the window
+  double total_time = 0;  // `time` rounded (FinishStatistics)
   double mean_time = 0;
   double share = 0;       // states: % of all state time in the window
 };
@@ -39,8 +41,10 @@ struct Statistics {
 // id).
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
 
-// Given rows with kind, type, value, count and total time: each state row's
-// mean time and share of `all_state_time`, then the rows in their order.
-void FinishStatistics(Statistics& out, double all_state_time);
+// Given rows with kind, type, value, count and time: each state row's total
+// and mean time and share of all the state rows' time, then the rows in
+// their order. The sums are exact, rounded once: the same doubles however
+// the states were split and summed (docs/mpi.md).
+void FinishStatistics(Statistics& out);
 
 }  // namespace macroscope::analysis

@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace macroscope::mpi {
 
@@ -10,7 +11,12 @@ analysis::Statistics ReduceStatistics(const analysis::Statistics& mine, formats:
   formats::BytesOut out;
   for (const analysis::StatisticsRow& row : mine.rows) {
     out.PutString(row.kind), out.PutString(row.type), out.PutString(row.value);
-    out.Put(row.count), out.Put(row.total_time);
+    out.Put(row.count);
+    // The exact sum's terms, not its rounding: rank 0's merge is exact, so
+    // the rows are a whole reading's to the bit.
+    const std::vector<double> terms = row.time.Terms();
+    out.Put(static_cast<uint64_t>(terms.size()));
+    for (double term : terms) out.Put(term);
   }
   std::vector<std::string> parts = share.Gather(out.bytes());
   if (share.part() != 0) return mine;
@@ -23,17 +29,13 @@ analysis::Statistics ReduceStatistics(const analysis::Statistics& mine, formats:
       analysis::StatisticsRow& row = rows[{kind, type, value}];
       row.kind = kind, row.type = type, row.value = value;
       row.count += in.Get<uint64_t>();
-      row.total_time += in.Get<double>();
+      for (auto terms = in.Get<uint64_t>(); terms > 0; --terms) row.time.Add(in.Get<double>());
     }
   }
   analysis::Statistics reduced = mine;
   reduced.rows.clear();
-  double all_state_time = 0;
-  for (auto& [key, row] : rows) {
-    if (row.kind == TypeKindName(TypeKind::kState)) all_state_time += row.total_time;
-    reduced.rows.push_back(row);
-  }
-  analysis::FinishStatistics(reduced, all_state_time);
+  for (auto& [key, row] : rows) reduced.rows.push_back(row);
+  analysis::FinishStatistics(reduced);
   return reduced;
 }
 

@@ -58,5 +58,20 @@ TEST(StateStatistics, WindowAndContainers) {
   EXPECT_THROW(ComputeStatistics(trace, r), UserError);
 }
 
+TEST(StateStatistics, TotalsAreRoundedOnce) {
+  // Ten states of 0.1 (the double) on ten containers: their exact sum is
+  // 1 to the nearest double, where adding them one by one gives
+  // 0.9999999999999999.
+  std::string body;
+  for (int p = 1; p <= 10; ++p) {
+    const std::string name = "q" + std::to_string(p);
+    body += "3 0 " + name + " P n1 " + name + "\n4 0 " + name + " S A\n4 0.1 " + name + " S B\n";
+  }
+  Statistics s = ComputeStatistics(testing::ReadSmallTrace(body), {});
+  EXPECT_EQ(Find(s, "A")->total_time, 1.0);
+  EXPECT_EQ(Find(s, "A")->mean_time, 0.1);
+  EXPECT_EQ(Find(s, "A")->share, 100);
+}
+
 }  // namespace
 }  // namespace macroscope::analysis

@@ -1,0 +1,53 @@
+// The exact sum of doubles, rounded once when read: the same double for the
+// same terms in any order and any split into sums merged later, so that a
+// trace read in parts (docs/mpi.md) sums state times as a whole reading does.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+namespace macroscope::analysis {
+
+// hi + lo + the partials is the exact sum of the terms. Adding a term is
+// two two-sum steps (Knuth's: exact whatever the magnitudes); what lo
+// cannot hold exactly goes to Shewchuk's non-overlapping partials, which
+// terms of one scale (state times, whole or short decimals) seldom reach:
+// the common step has no branch that the terms make unpredictable.
+class ExactSum {
+ public:
+  void Add(double x) {
+    if (!std::isfinite(x)) {
+      special_ += x;
+      return;
+    }
+    const double hi = hi_ + x, hi_error = TwoSumError(hi_, x, hi);
+    const double lo = lo_ + hi_error, lo_error = TwoSumError(lo_, hi_error, lo);
+    hi_ = hi, lo_ = lo;
+    if (lo_error != 0) Spill(lo_error);  // NaN too: hi or lo beyond the largest double
+  }
+  // Adds every term `other` holds, exactly.
+  void Merge(const ExactSum& other);
+
+  // The exact sum rounded to the nearest double (ties to even); infinite or
+  // NaN if a term was (inf + -inf is NaN, as in any order), infinite if the
+  // sum went beyond the largest double.
+  double Value() const;
+
+  // Doubles whose exact sum is this sum (with the non-finite terms' sum if
+  // any): what a sum sends to be merged elsewhere by Add.
+  std::vector<double> Terms() const;
+
+ private:
+  // The error of s = a + b: a + b == s + error exactly.
+  static double TwoSumError(double a, double b, double s) {
+    const double b_in_s = s - a;
+    return (a - (s - b_in_s)) + (b - b_in_s);
+  }
+  void Spill(double error);
+
+  double hi_ = 0, lo_ = 0;
+  std::vector<double> partials_;  // increasing magnitude, non-overlapping
+  double special_ = 0;            // the sum of the non-finite terms
+};
+
+}  // namespace macroscope::analysis
