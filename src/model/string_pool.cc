@@ -69,6 +69,7 @@ StringId StringPool::Find(std::string_view text) const {
 }
 
 StringId StringPool::Intern(std::string_view text) {
+  if (text.empty()) return kEmptyString;  // id 0, interned first (and its data() may be null)
   uint64_t hash = Hash(text);
   Cached* cached = nullptr;
   if (text.size() <= kCachedMax) {
