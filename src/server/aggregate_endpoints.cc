@@ -67,7 +67,8 @@ AggregateParams ReadParams(const Trace& trace, const httplib::Request& request) 
 
 std::string AggregateAnswer(const Trace& trace, size_t trace_id, const httplib::Request& request,
                             AggregationCache& cache, int threads, bool with_p) {
-  const AggregateParams params = ReadParams(trace, request);
+  AggregateParams params = ReadParams(trace, request);
+  params.model.threads = threads;
   auto built = cache.Get(params.CacheKey(trace_id), [&] {
     analysis::MicroModel model =
         analysis::FilterModel(analysis::BuildModel(trace, params.model), params.types, params.containers);

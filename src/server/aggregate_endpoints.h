@@ -13,9 +13,9 @@
 namespace macroscope::server {
 
 // `with_p`: the partition at the request's p (aggregate); otherwise the
-// significant p values (plist). `threads` for computing qualities (0: one
-// per core). Throws ApiError (or UserError from the analysis) for bad
-// parameters.
+// significant p values (plist). `threads` for building the model and
+// computing qualities (0: one per core). Throws ApiError (or UserError from
+// the analysis) for bad parameters.
 std::string AggregateAnswer(const Trace& trace, size_t trace_id, const httplib::Request& request,
                             AggregationCache& cache, int threads, bool with_p);
 
