@@ -2,13 +2,17 @@
 
 namespace macroscope {
 
-void ThrowAt(std::string_view file, uint64_t line, std::string_view message) {
+std::string MessageAt(std::string_view file, uint64_t line, std::string_view message) {
   std::string text(file);
   text += ':';
   text += std::to_string(line);
   text += ": ";
   text += message;
-  throw UserError(text);
+  return text;
+}
+
+void ThrowAt(std::string_view file, uint64_t line, std::string_view message) {
+  throw UserError(MessageAt(file, line, message));
 }
 
 }  // namespace macroscope

@@ -19,6 +19,7 @@ class UserError : public std::runtime_error {
 };
 
 // "file:line: message", the form every reader uses for bad input.
+std::string MessageAt(std::string_view file, uint64_t line, std::string_view message);
 [[noreturn]] void ThrowAt(std::string_view file, uint64_t line, std::string_view message);
 
 }  // namespace macroscope

@@ -21,10 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct ReaderCloser {
-  void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
-};
-
 // The bytes of the archive: the anchor, NAME.def and every file under NAME/.
 uint64_t ArchiveBytes(const fs::path& anchor) {
   std::error_code ec;
@@ -84,12 +80,8 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
   if (anchor.empty()) throw UserError(path + ": no single OTF2 anchor file (NAME.otf2) in this directory");
 
   LibraryErrorCapture capture;
-  std::unique_ptr<OTF2_Reader, ReaderCloser> owner(OTF2_Reader_Open(anchor.c_str()));
+  const ReaderPtr owner = OpenReader(anchor, capture);
   OTF2_Reader* reader = owner.get();
-  if (reader == nullptr)
-    throw UserError(anchor + ": cannot open the OTF2 archive" +
-                    (capture.first_message().empty() ? "" : ": " + capture.first_message()));
-  Check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), anchor, "cannot open the OTF2 archive", capture);
 
   Definitions defs;
   ReadDefinitions(reader, anchor, capture, defs);

@@ -4,6 +4,15 @@
 
 namespace macroscope::otf2 {
 
+ReaderPtr OpenReader(const std::string& anchor, const LibraryErrorCapture& capture) {
+  ReaderPtr reader(OTF2_Reader_Open(anchor.c_str()));
+  if (reader == nullptr)
+    throw UserError(anchor + ": cannot open the OTF2 archive" +
+                    (capture.first_message().empty() ? "" : ": " + capture.first_message()));
+  Check(OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()), anchor, "cannot open the OTF2 archive", capture);
+  return reader;
+}
+
 void OpenLocations(OTF2_Reader* reader, const std::string& anchor, const LibraryErrorCapture& capture,
                    const Definitions& defs, const std::function<bool(OTF2_LocationRef)>& mine,
                    OpenProgress& progress) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <otf2/otf2.h>
@@ -17,6 +18,15 @@
 #include "formats/otf2/library_errors.h"
 
 namespace macroscope::otf2 {
+
+struct ReaderCloser {
+  void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
+};
+using ReaderPtr = std::unique_ptr<OTF2_Reader, ReaderCloser>;
+
+// A reader of the archive at `anchor`, serial (no MPI inside the library);
+// throws UserError "ANCHOR: cannot open the OTF2 archive: reason".
+ReaderPtr OpenReader(const std::string& anchor, const LibraryErrorCapture& capture);
 
 // How far OpenLocations went, so that failures on several threads are told
 // in the order one reader meets them.

@@ -160,15 +160,10 @@ void Threads::Work(int w) {
   Sink sink(*this, w);
   Failure failure;
   OpenProgress progress;
-  struct ReaderCloser {
-    void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
-  };
   try {
     // The archive opened on the calling thread already: failures here are
     // the library's, told as the calling thread would.
-    std::unique_ptr<OTF2_Reader, ReaderCloser> reader(OTF2_Reader_Open(anchor_.c_str()));
-    if (reader == nullptr) throw UserError(anchor_ + ": cannot open the OTF2 archive: " + capture.first_message());
-    Check(OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()), anchor_, "cannot open the OTF2 archive", capture);
+    const ReaderPtr reader = OpenReader(anchor_, capture);
     OpenLocations(reader.get(), anchor_, capture, defs_,
                   [&](OTF2_LocationRef location) {
                     auto it = worker_of_.find(location);

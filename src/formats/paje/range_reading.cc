@@ -271,14 +271,6 @@ struct PartError {
   std::string message;  // "" when none
 };
 
-std::string MessageAt(const std::string& file, uint64_t line, std::string_view message) {
-  try {
-    ThrowAt(file, line, message);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-}
-
 void PutError(formats::BytesOut& out, const PartError& e) {
   out.Put(e.key);
   out.Put(e.rank);
@@ -497,8 +489,8 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
 }
 
 void KeepTreesOnly(Trace& trace) {
-  trace.TakeStores();
-  for (ContainerId c = 0; c < trace.containers().size(); ++c) trace.container(c).stores.clear();
+  BuiltStores dropped;
+  TakeStores(trace, dropped);
 }
 
 }  // namespace macroscope::paje
