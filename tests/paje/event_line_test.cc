@@ -1,0 +1,100 @@
+// The decoding of one event line's numbers: times (double) and variable
+// values (single precision, as pj_dump's strtof) must be the values
+// std::from_chars gives, to the bit, for every word — the decoder reads
+// plain decimals on a fast path of its own (event_line.cc), and anything
+// else through from_chars. Random words of every shape near the fast
+// path's limits (digit counts, places after the point, signs, exponents).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "formats/paje/event_line.h"
+#include "formats/paje/tokenizer.h"
+
+namespace macroscope::paje {
+namespace {
+
+// A random number word: a sign, up to 24 digits with a point somewhere (or
+// none, or first or last), sometimes an exponent or a stray letter.
+std::string RandomNumberWord(std::mt19937_64& rng) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  std::string w;
+  if (pick(4) == 0) w += '-';
+  const int digits = pick(25);
+  const int point = pick(digits + 3) - 1;  // -1 and beyond the digits: no point
+  for (int i = 0; i < digits; ++i) {
+    if (i == point) w += '.';
+    w += static_cast<char>('0' + (pick(3) == 0 ? 0 : pick(10)));
+  }
+  if (point == digits) w += '.';
+  if (pick(20) == 0) w += "e" + std::to_string(pick(40) - 20);
+  if (pick(50) == 0) w.insert(static_cast<size_t>(pick(static_cast<int>(w.size()) + 1)), "x");
+  return w;
+}
+
+template <class T>
+std::optional<T> FromChars(const std::string& w) {
+  T v{};
+  auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+  if (ec != std::errc() || end != w.data() + w.size()) return std::nullopt;
+  return v;
+}
+
+TEST(EventLineNumbers, TimesAreFromCharsValues) {
+  std::mt19937_64 rng(7);
+  int plain = 0;
+  for (int i = 0; i < 300000; ++i) {
+    const std::string w = RandomNumberWord(rng);
+    std::optional<double> expected = FromChars<double>(w);
+    std::optional<double> got = ToTime(w);
+    ASSERT_EQ(got.has_value(), expected.has_value()) << w;
+    if (!got) continue;
+    ++plain;
+    ASSERT_EQ(std::bit_cast<uint64_t>(*got), std::bit_cast<uint64_t>(*expected)) << w;
+    ASSERT_EQ(std::bit_cast<uint64_t>(*ToTime("+" + w)), std::bit_cast<uint64_t>(*expected)) << w;
+  }
+  EXPECT_GT(plain, 200000);
+}
+
+TEST(EventLineNumbers, VariableValuesAreSinglePrecisionFromCharsValues) {
+  StringPool strings;
+  DefinitionParser parser("test", false);
+  std::optional<EventDefinition> def;
+  uint64_t line = 0;
+  for (const char* text : {"%EventDef PajeSetVariable 14", "% Time date", "% Type string", "% Container string",
+                           "% Value double", "%EndEventDef"}) {
+    std::vector<std::string_view> words;
+    uint64_t number = 0;
+    Tokenizer tokens(text);
+    ASSERT_TRUE(tokens.Next(words, number));
+    def = parser.Feed(words, ++line);
+  }
+  ASSERT_TRUE(def.has_value());
+  DefinitionTable table;
+  table.Add(*def, strings);
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 300000; ++i) {
+    const std::string w = RandomNumberWord(rng);
+    std::optional<float> expected = FromChars<float>(w);
+    Block block;
+    const std::vector<std::string_view> words{"14", "1", "V", "c", w};
+    try {
+      DecodeEventLine(table, words, 1, strings, block);
+    } catch (const LineError&) {
+      ASSERT_FALSE(expected.has_value()) << w;
+      continue;
+    }
+    ASSERT_TRUE(expected.has_value()) << w;
+    ASSERT_EQ(std::bit_cast<uint64_t>(block.records.back().number),
+              std::bit_cast<uint64_t>(static_cast<double>(*expected)))
+        << w;
+  }
+}
+
+}  // namespace
+}  // namespace macroscope::paje
