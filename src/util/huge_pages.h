@@ -4,14 +4,15 @@
 // under virtualisation) and every new page faults. glibc's malloc asks the
 // kernel for huge pages when its `glibc.malloc.hugetlb` tunable is 1, but
 // reads it only when a process starts: so the process starts itself again,
-// once, with it set. On an idle 2-core machine this took a fifth off
-// reading the benchmarks' mixed Pajé trace (docs/scale.md).
+// once, with it set (and the heap's growth tuned with it, huge_pages.cc).
+// On an idle 2-core machine this took a fifth off reading the benchmarks'
+// mixed Pajé trace (docs/scale.md).
 #pragma once
 
 namespace macroscope {
 
 // Execs this binary (/proc/self/exe) with `argv` and GLIBC_TUNABLES extended by
-// glibc.malloc.hugetlb=1, unless the tunable is set already (by an earlier
+// glibc.malloc.hugetlb=1 (and the heap's settings), unless the tunable is set already (by an earlier
 // start, or by the user), MACROSCOPE_HUGE_PAGES=0, the kernel has
 // transparent huge pages off, or the process runs under valgrind (which
 // would not follow it). Returns when it does not, or when exec fails.
