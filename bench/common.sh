@@ -42,6 +42,18 @@ measure() {
     END { print wall, cpu, rss }' "$report"
 }
 
+# measure_best ROUNDS COMMAND...: measure's line of the run with the
+# least wall time of ROUNDS (shared machines are noisy).
+measure_best() {
+  local rounds=$1 best="" line
+  shift
+  for (( r = 0; r < rounds; r++ )); do
+    line=$(measure "$@")
+    if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$line; fi
+  done
+  echo "$best"
+}
+
 # What the last measured command printed on standard error (GNU time's own
 # lines start with a tab).
 measured_stderr() { grep -v -e '^	' -e '^Command exited' "${time_file:-$work/time.txt}" || true; }
