@@ -34,8 +34,9 @@ struct ReadOptions {
   // Threads reading the trace (--threads), besides the one simulating: 0,
   // one per core but the simulating thread's; 1, the sequential reader.
   // Pajé: threads decoding lines (paje/reader.h); OTF2: threads decoding
-  // the locations' event files (otf2/location_threads.h); CTF reads on one
-  // thread. The result is the sequential reader's.
+  // the locations' event files (otf2/location_threads.h); CTF: threads
+  // decoding stream files (ctf/stream_threads.h). The result is the
+  // sequential reader's.
   int threads = 0;
   // Reading in parts (part_exchange.h, docs/mpi.md): this process reads its
   // share of a trace (OTF2: its locations; Pajé files: its byte range)

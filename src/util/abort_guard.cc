@@ -24,7 +24,7 @@ size_t g_length = 0;
 int g_stderr = STDERR_FILENO;  // the real stderr
 int g_scratch = -1;            // the library's stderr while guarded
 struct sigaction g_previous {};
-volatile sig_atomic_t g_own_code = 0;
+thread_local volatile sig_atomic_t g_own_code = 0;  // per thread: the handler runs on the aborting one
 
 void Write(const char* text, size_t length) {
   while (length > 0) {

@@ -45,7 +45,7 @@ TEST(CtfCli, TruncatedStreamFile) {
   fs::path stream = trace / "channel0_1";
   fs::resize_file(stream, fs::file_size(stream) / 2 + 7);
   ExpectRefused(Info(trace.string()), trace.string());
-  ExpectSameWithThreads("info --json", trace.string());  // and the same with threads
+  ExpectSameWithThreads("info --json", trace.string(), testing::kThreadCounts);  // and the same with threads
 }
 
 TEST(CtfCli, TruncatedTextMetadata) {
@@ -84,6 +84,7 @@ TEST(CtfCli, StreamThatTripsBabeltraceAssertion) {
   testing::CommandResult r = Info(trace.string());
   ExpectRefused(r, trace.string());
   EXPECT_NE(r.err.find("babeltrace2 stopped on an internal check"), std::string::npos) << r.err;
+  ExpectSameWithThreads("info --json", trace.string(), testing::kThreadCounts);  // and the same with threads
 }
 
 TEST(CtfCli, EmptyDirectory) {

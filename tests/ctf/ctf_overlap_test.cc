@@ -132,6 +132,8 @@ TEST(CtfOverlap, InfoWarnsOnce) {
   EXPECT_EQ(plain.err, "");
   EXPECT_NE(r.out.find("\"events\": " + std::to_string(testing::BabeltraceCount(KERNEL_TRACE_DIR))), std::string::npos)
       << r.out;
+  // Counted over the streams read on threads: the same line.
+  testing::ExpectSameWithThreads("info --json", copy.string(), testing::kThreadCounts);
 }
 
 // Events that themselves go back in time are not repaired: babeltrace2's
@@ -151,6 +153,7 @@ TEST(CtfOverlap, TimeGoingBackIsOneLine) {
   EXPECT_EQ(r.err.find("\"next\" method failed"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.rfind("macroscope: " + trace.string() + ": cannot decode the CTF trace: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("last returned timestamp\n"), std::string::npos) << r.err;  // the muxer's root cause
+  testing::ExpectSameWithThreads("info --json", trace.string(), testing::kThreadCounts);  // and with threads
 }
 
 }  // namespace

@@ -29,7 +29,10 @@ using testing::CopyOf;
 using testing::CountContainers;
 using testing::CountsPerName;
 using testing::ExpectRefused;
+using testing::ExpectSameOutputsWithThreads;
+using testing::ExpectSameWithThreads;
 using testing::Info;
+using testing::kThreadCounts;
 using testing::Overwrite;
 using testing::StateValues;
 using testing::TempDir;
@@ -272,6 +275,18 @@ TEST_F(CtfRecorded, TextMetadataReadsTheSame) {
   EXPECT_EQ(original_trace.CountEntities(TypeKind::kState), text_trace.CountEntities(TypeKind::kState));
 }
 
+// Its streams (one per CPU) decoded on 2, 3 and 4 threads read as on one
+// (stream_threads.h), and so does a folder of two copies (one UUID).
+TEST_F(CtfRecorded, ThreadsReadTheSame) {
+  ExpectSameOutputsWithThreads(Recording());
+  TempDir dir;
+  fs::path folder = fs::path(dir.path()) / "copies";
+  fs::create_directory(folder);
+  fs::copy(Recording(), folder / "a", fs::copy_options::recursive);
+  fs::copy(Recording(), folder / "b", fs::copy_options::recursive);
+  ExpectSameOutputsWithThreads(folder.string());
+}
+
 // --- broken copies of the recording: refused cleanly ----------------------
 
 using CtfRecordedCli = CtfRecorded;
@@ -295,6 +310,7 @@ TEST_F(CtfRecordedCli, TruncatedStreamFile) {
   ASSERT_FALSE(stream.empty());
   fs::resize_file(stream, fs::file_size(stream) / 2 + 7);
   ExpectRefused(Info(copy.string()), copy.string());
+  ExpectSameWithThreads("dump", copy.string(), kThreadCounts);  // the same refusal with threads
 }
 
 TEST_F(CtfRecordedCli, TruncatedTextMetadata) {

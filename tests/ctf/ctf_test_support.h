@@ -172,6 +172,31 @@ inline void ExpectRefused(const CommandResult& r, const std::string& path) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// --- threads (stream_threads.h) ---------------------------------------------
+
+inline const std::vector<int> kThreadCounts = {2, 3, 4};
+
+// `dump -u` (events with their fields), `stats` and the store `import`
+// writes with 2, 3 and 4 threads equal 1 thread's, byte for byte.
+inline void ExpectSameOutputsWithThreads(const std::string& trace) {
+  for (const std::string command : {"dump -u", "stats --format csv"}) {
+    CommandResult one = ExpectSameWithThreads(command, trace, kThreadCounts);
+    EXPECT_EQ(one.exit_code, 0) << command << ": " << one.err;
+    EXPECT_FALSE(one.out.empty()) << command;
+  }
+  TempDir scratch;
+  auto import = [&](int threads) {
+    std::string store = scratch.path() + "/" + std::to_string(threads) + ".mstore";
+    CommandResult r =
+        Macroscope("import -q --threads " + std::to_string(threads) + " -o " + Quote(store) + " " + Quote(trace));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return ReadText(store);
+  };
+  const std::string one = import(1);
+  for (int threads : kThreadCounts)
+    EXPECT_TRUE(import(threads) == one) << "import --threads " << threads << " on " << trace;
+}
+
 // A copy of the trace (or folder of traces) at `source` inside `dir`, for a
 // test to break.
 inline std::filesystem::path CopyOf(const TempDir& dir, const std::string& source) {

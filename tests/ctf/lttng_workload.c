@@ -4,20 +4,22 @@
  * -finstrument-functions, so liblttng-ust-cyg-profile.so (preloaded) records
  * func_entry/func_exit for every function below; lttng's own inline
  * functions are marked notrace. ctf_recorded_test.cc checks the counts
- * derived from the constants here. */
+ * derived from the constants here. An argument, ROUNDS, replaces kRounds
+ * (bench/read_threads records a big trace so). */
 #include <lttng/tracef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { kThreads = 3, kRounds = 4, kDepth = 2 };
+static int rounds = kRounds;
 
 /* Recursion: kDepth + 1 nested calls, so function states nest per thread. */
 static int Nest(int depth) { return depth == 0 ? 1 : 1 + Nest(depth - 1); }
 
 static void *Worker(void *arg) {
   int id = (int)(long)arg;
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     /* A size the test can tell apart from the C library's own allocations;
      * the block is read back so no optimizer drops the malloc/free pair. */
     size_t size = (size_t)(1000 + 100 * id + round);
@@ -30,7 +32,8 @@ static void *Worker(void *arg) {
   return NULL;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1) rounds = atoi(argv[1]);
   pthread_t threads[kThreads];
   for (long i = 0; i < kThreads; ++i)
     if (pthread_create(&threads[i], NULL, Worker, (void *)i) != 0) return 1;

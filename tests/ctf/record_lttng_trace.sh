@@ -3,7 +3,7 @@
 # userspace events of PROGRAM's process, the vtid/vpid/procname contexts,
 # with the libc wrapper (malloc/free...) and cyg-profile
 # (func_entry/func_exit) preloaded.
-#   record_lttng_trace.sh PROGRAM OUTPUT
+#   record_lttng_trace.sh PROGRAM OUTPUT [ARGUMENTS...]
 # The CTest fixture of the recorded-trace tests (ctf.record_lttng_trace).
 # Uses the session daemon that answers, else starts one and stops it after.
 # Every step is bounded in time: a broken setup fails with a message, it
@@ -12,6 +12,7 @@ set -euo pipefail
 
 program=$1
 output=$2
+shift 2  # the rest: PROGRAM's arguments
 limit=60  # seconds for any one step
 
 fail() {
@@ -116,7 +117,7 @@ lttng_do start "$session"
 # timeout lets a loaded machine's daemon answer before main() runs (the
 # default, 3 s, would start the program untraced).
 timeout "$limit" env LD_PRELOAD="liblttng-ust-libc-wrapper.so liblttng-ust-cyg-profile.so" \
-  LTTNG_UST_REGISTER_TIMEOUT=20000 "$scratch/bin/$name" >"$scratch/program.log" 2>&1 ||
+  LTTNG_UST_REGISTER_TIMEOUT=20000 "$scratch/bin/$name" "$@" >"$scratch/program.log" 2>&1 ||
   fail "the traced program failed: $(cat "$scratch/program.log")"
 
 lttng_do stop "$session"

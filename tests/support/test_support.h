@@ -48,9 +48,11 @@ CommandResult RunCommand(const std::string& command);
 CommandResult Macroscope(const std::string& args);
 
 // `macroscope COMMAND --threads N TRACE` (COMMAND: shell text, e.g. "stats
-// --format csv") with N = 2 and 4 exits, prints and fails as with N = 1:
-// a reader's threads give its sequential result. Returns N = 1's run.
-CommandResult ExpectSameWithThreads(const std::string& command, const std::string& trace);
+// --format csv") with N = 2 and 4 (or each of `threads`) exits, prints and
+// fails as with N = 1: a reader's threads give its sequential result.
+// Returns N = 1's run.
+CommandResult ExpectSameWithThreads(const std::string& command, const std::string& trace,
+                                    const std::vector<int>& threads = {2, 4});
 
 // The shared test data (../shared/testdata beside the clone): real traces
 // written by other tools. CI has it; a user's clone does not, so tests on it

@@ -141,7 +141,10 @@ void AppendText(const bt_field* field, std::string& out) {
     std::snprintf(buffer, sizeof buffer, "%.17g", bt_field_real_double_precision_get_value(field));
     out += buffer;
   } else if (type == BT_FIELD_CLASS_TYPE_STRING) {
-    out += bt_field_string_get_value(field);
+    // By its length: babeltrace2 2.0 leaves the text of an empty string
+    // field unterminated, showing what the pooled field held before (what
+    // `babeltrace2` prints then depends on the other streams in the graph).
+    out.append(bt_field_string_get_value(field), bt_field_string_get_length(field));
   } else if (type == BT_FIELD_CLASS_TYPE_STRUCTURE) {
     const bt_field_class* cls = bt_field_borrow_class_const(field);
     uint64_t n = bt_field_class_structure_get_member_count(cls);
@@ -205,7 +208,8 @@ std::string EnvironmentString(const bt_trace* trace, const char* name) {
 // --- the sink -----------------------------------------------------------------
 
 struct SinkContext {
-  const std::function<void(const CtfEvent&)>* on_event = nullptr;
+  const std::function<void(CtfEvent&)>* on_event = nullptr;
+  const std::function<void(uint32_t, const CtfStreamIdentity&)>* on_stream = nullptr;  // may be null
   std::unordered_map<const bt_trace*, std::unique_ptr<CtfTraceInfo>> traces;
   struct StreamInfo {
     uint32_t index;
@@ -251,8 +255,10 @@ void Decode(SinkContext& ctx, const bt_message* message) {
   const auto& s = StreamOf(ctx, stream);
   e.stream = s.index;
   e.stream_name = s.name;
-  const char* name = bt_event_class_get_name(bt_event_borrow_class_const(ev));
+  const bt_event_class* event_class = bt_event_borrow_class_const(ev);
+  const char* name = bt_event_class_get_name(event_class);
   e.name = name ? name : "";
+  e.event_class_id = bt_event_class_get_id(event_class);
   e.time_ns.reset();
   e.unix_epoch = false;
   if (const bt_clock_class* clock = bt_message_event_borrow_stream_class_default_clock_class_const(message)) {
@@ -281,6 +287,33 @@ void Decode(SinkContext& ctx, const bt_message* message) {
   }
 }
 
+std::optional<CtfStreamIdentity::Uuid> UuidOf(bt_uuid uuid) {
+  if (uuid == nullptr) return std::nullopt;
+  CtfStreamIdentity::Uuid copy;
+  std::memcpy(copy.data(), uuid, copy.size());
+  return copy;
+}
+
+// A stream begins: tells on_stream what the muxer orders it by.
+void Announce(SinkContext& ctx, const bt_message* message) {
+  const bt_stream* stream = bt_message_stream_beginning_borrow_stream_const(message);
+  const bt_trace* trace = bt_stream_borrow_trace_const(stream);
+  const bt_stream_class* stream_class = bt_stream_borrow_class_const(stream);
+  CtfStreamIdentity id;
+  if (const char* path = bt_stream_get_name(stream)) id.path = path;
+  id.trace_uuid = UuidOf(bt_trace_get_uuid(trace));
+  if (const char* name = bt_trace_get_name(trace)) id.trace_name = name;
+  id.stream_class_id = bt_stream_class_get_id(stream_class);
+  id.stream_id = bt_stream_get_id(stream);
+  if (const bt_clock_class* clock = bt_stream_class_borrow_default_clock_class_const(stream_class)) {
+    id.has_clock = true;
+    id.clock_unix_epoch = bt_clock_class_origin_is_unix_epoch(clock);
+    id.clock_uuid = UuidOf(bt_clock_class_get_uuid(clock));
+    if (const char* name = bt_clock_class_get_name(clock)) id.clock_name = name;
+  }
+  (*ctx.on_stream)(StreamOf(ctx, stream).index, id);
+}
+
 bt_graph_simple_sink_component_consume_func_status Consume(bt_message_iterator* iterator, void* user_data) {
   auto& ctx = *static_cast<SinkContext*>(user_data);
   bt_message_array_const messages = nullptr;
@@ -296,12 +329,18 @@ bt_graph_simple_sink_component_consume_func_status Consume(bt_message_iterator* 
   bool failed = ctx.failure != nullptr;
   for (uint64_t i = 0; i < count; ++i) {
     const bt_message* message = messages[i];
-    if (!failed && bt_message_get_type(message) == BT_MESSAGE_TYPE_EVENT) {
+    bt_message_type type = bt_message_get_type(message);
+    if (!failed && (type == BT_MESSAGE_TYPE_EVENT ||
+                    (type == BT_MESSAGE_TYPE_STREAM_BEGINNING && ctx.on_stream != nullptr))) {
       AbortGuard::OwnCode ours;  // an abort in here is our bug, not babeltrace2's
       try {
-        Decode(ctx, message);
-        ++ctx.events;
-        (*ctx.on_event)(ctx.event);
+        if (type == BT_MESSAGE_TYPE_STREAM_BEGINNING) {
+          Announce(ctx, message);
+        } else {
+          Decode(ctx, message);
+          ++ctx.events;
+          (*ctx.on_event)(ctx.event);
+        }
       } catch (...) {  // never let an exception cross babeltrace2's C frames
         ctx.failure = std::current_exception();
         failed = true;
@@ -313,27 +352,14 @@ bt_graph_simple_sink_component_consume_func_status Consume(bt_message_iterator* 
                 : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
-}  // namespace
-
-uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, const std::string& label,
-                         const std::function<void(const CtfEvent&)>& on_event, PacketOverlaps& overlaps) {
-  // babeltrace2 asserts on some corrupt packets (when indexing the streams,
-  // and when decoding them) instead of failing; Consume marks our code.
-  AbortGuard guard(label + ": babeltrace2 stopped on an internal check (corrupt CTF data)");
-  bt_current_thread_clear_error();
-  PluginPtr ctf_plugin(FindPlugin("ctf", label));
-  PluginPtr utils_plugin(FindPlugin("utils", label));
-  const bt_component_class_source* fs_class =
-      bt_plugin_borrow_source_component_class_by_name_const(ctf_plugin.get(), "fs");
-  const bt_component_class_filter* muxer_class =
-      bt_plugin_borrow_filter_component_class_by_name_const(utils_plugin.get(), "muxer");
-  if (fs_class == nullptr || muxer_class == nullptr) Fail(label, "babeltrace2 has no src.ctf.fs or flt.utils.muxer");
-
-  GraphPtr graph(bt_graph_create(0));
-  if (!graph) Fail(label, "cannot create a babeltrace2 graph");
-
-  // One src.ctf.fs per trace, as babeltrace2's CLI does: one component
-  // takes several inputs only when they are parts of one trace (one UUID).
+// Adds the src.ctf.fs components of a graph, one per trace directory, as
+// babeltrace2's CLI does: one component takes several inputs only when they
+// are parts of one trace (one UUID). `ctf_plugin` must outlive the graph.
+std::vector<const bt_component_source*> AddSources(bt_graph* graph, const bt_plugin* ctf_plugin,
+                                                   const std::vector<std::string>& trace_directories,
+                                                   const std::string& label) {
+  const bt_component_class_source* fs_class = bt_plugin_borrow_source_component_class_by_name_const(ctf_plugin, "fs");
+  if (fs_class == nullptr) Fail(label, "babeltrace2 has no src.ctf.fs");
   std::vector<const bt_component_source*> sources;
   for (const std::string& dir : trace_directories) {
     ValuePtr params(bt_value_map_create());
@@ -344,21 +370,50 @@ uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, cons
       Fail(label, "out of memory");
     const bt_component_source* source = nullptr;
     std::string name = "source" + std::to_string(sources.size());
-    if (bt_graph_add_source_component(graph.get(), fs_class, name.c_str(), params.get(), BT_LOGGING_LEVEL_NONE,
-                                      &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+    if (bt_graph_add_source_component(graph, fs_class, name.c_str(), params.get(), BT_LOGGING_LEVEL_NONE, &source) !=
+        BT_GRAPH_ADD_COMPONENT_STATUS_OK)
       Fail(label, (dir == label ? "" : dir + ": ") + "not a readable CTF trace");
     sources.push_back(source);
   }
+  for (size_t s = 0; s < sources.size(); ++s)
+    if (bt_component_source_get_output_port_count(sources[s]) == 0)
+      Fail(label, trace_directories[s] + ": the CTF trace has no stream");
+  return sources;
+}
+
+}  // namespace
+
+struct CtfGraph::Parts {
+  PluginPtr ctf_plugin, utils_plugin;  // released after the graph
+  SinkContext ctx;
+  GraphPtr graph;
+  std::string label;
+};
+
+CtfGraph::CtfGraph(const std::vector<std::string>& trace_directories, const std::string& label,
+                   PacketOverlaps& overlaps)
+    : parts_(std::make_unique<Parts>()) {
+  Parts& p = *parts_;
+  p.label = label;
+  p.ctx.label = label;
+  bt_current_thread_clear_error();
+  p.ctf_plugin.reset(FindPlugin("ctf", label));
+  p.utils_plugin.reset(FindPlugin("utils", label));
+  p.graph.reset(bt_graph_create(0));
+  if (!p.graph) Fail(label, "cannot create a babeltrace2 graph");
+  bt_graph* graph = p.graph.get();
+  const std::vector<const bt_component_source*> sources =
+      AddSources(graph, p.ctf_plugin.get(), trace_directories, label);
+  const bt_component_class_filter* muxer_class =
+      bt_plugin_borrow_filter_component_class_by_name_const(p.utils_plugin.get(), "muxer");
+  if (muxer_class == nullptr) Fail(label, "babeltrace2 has no flt.utils.muxer");
   const bt_component_filter* muxer = nullptr;
-  if (bt_graph_add_filter_component(graph.get(), muxer_class, "muxer", nullptr, BT_LOGGING_LEVEL_NONE, &muxer) !=
+  if (bt_graph_add_filter_component(graph, muxer_class, "muxer", nullptr, BT_LOGGING_LEVEL_NONE, &muxer) !=
       BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     Fail(label, "cannot create the babeltrace2 muxer");
 
-  SinkContext ctx;
-  ctx.on_event = &on_event;
-  ctx.label = label;
   const bt_component_sink* sink = nullptr;
-  if (bt_graph_add_simple_sink_component(graph.get(), "sink", nullptr, Consume, nullptr, &ctx, &sink) !=
+  if (bt_graph_add_simple_sink_component(graph, "sink", nullptr, Consume, nullptr, &p.ctx, &sink) !=
       BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     Fail(label, "cannot create the babeltrace2 sink");
 
@@ -366,41 +421,74 @@ uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, cons
   // to one muxer input; the muxer adds a free input port each time one
   // gets connected.
   uint64_t streams = 0;
-  for (size_t s = 0; s < sources.size(); ++s) {
-    uint64_t outputs = bt_component_source_get_output_port_count(sources[s]);
-    if (outputs == 0) Fail(label, trace_directories[s] + ": the CTF trace has no stream");
-    streams += outputs;
-  }
-  const bt_component_filter* overlap = AddPacketOverlapFilter(graph.get(), streams, &overlaps);
+  for (const bt_component_source* source : sources) streams += bt_component_source_get_output_port_count(source);
+  const bt_component_filter* overlap = AddPacketOverlapFilter(graph, streams, &overlaps);
   if (overlap == nullptr) Fail(label, "cannot create the babeltrace2 packet-overlap filter");
   uint64_t connected = 0;
   for (const bt_component_source* source : sources) {
     for (uint64_t i = 0; i < bt_component_source_get_output_port_count(source); ++i, ++connected) {
       const bt_port_input* in = bt_component_filter_borrow_input_port_by_index_const(muxer, connected);
       if (in == nullptr ||
-          bt_graph_connect_ports(graph.get(), bt_component_source_borrow_output_port_by_index_const(source, i),
+          bt_graph_connect_ports(graph, bt_component_source_borrow_output_port_by_index_const(source, i),
                                  bt_component_filter_borrow_input_port_by_index_const(overlap, connected),
                                  nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK ||
-          bt_graph_connect_ports(graph.get(), bt_component_filter_borrow_output_port_by_index_const(overlap, connected),
+          bt_graph_connect_ports(graph, bt_component_filter_borrow_output_port_by_index_const(overlap, connected),
                                  in, nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
         Fail(label, "cannot connect the babeltrace2 graph");
     }
   }
-  if (bt_graph_connect_ports(graph.get(), bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
+  if (bt_graph_connect_ports(graph, bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
                              bt_component_sink_borrow_input_port_by_index_const(sink, 0),
                              nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
     Fail(label, "cannot connect the babeltrace2 graph");
+}
 
+CtfGraph::~CtfGraph() = default;
+
+uint64_t CtfGraph::Run(const std::function<void(CtfEvent&)>& on_event,
+                       const std::function<void(uint32_t, const CtfStreamIdentity&)>& on_stream) {
+  Parts& p = *parts_;
+  p.ctx.on_event = &on_event;
+  p.ctx.on_stream = on_stream ? &on_stream : nullptr;
+  bt_current_thread_clear_error();
   bt_graph_run_status status;
   do {
-    status = bt_graph_run(graph.get());
+    status = bt_graph_run(p.graph.get());
   } while (status == BT_GRAPH_RUN_STATUS_AGAIN);
-  if (ctx.failure) {
+  if (p.ctx.failure) {
     bt_current_thread_clear_error();
-    std::rethrow_exception(ctx.failure);
+    std::rethrow_exception(p.ctx.failure);
   }
-  if (status != BT_GRAPH_RUN_STATUS_OK) Fail(label, "cannot decode the CTF trace");
-  return ctx.events;
+  if (status != BT_GRAPH_RUN_STATUS_OK) Fail(p.label, "cannot decode the CTF trace");
+  return p.ctx.events;
+}
+
+std::string CtfAbortMessage(const std::string& label) {
+  return label + ": babeltrace2 stopped on an internal check (corrupt CTF data)";
+}
+
+uint64_t ForEachCtfEvent(const std::vector<std::string>& trace_directories, const std::string& label,
+                         const std::function<void(const CtfEvent&)>& on_event, PacketOverlaps& overlaps) {
+  // babeltrace2 asserts on some corrupt packets (when indexing the streams,
+  // and when decoding them) instead of failing; Consume marks our code.
+  AbortGuard guard(CtfAbortMessage(label));
+  return CtfGraph(trace_directories, label, overlaps).Run([&](CtfEvent& e) { on_event(e); });
+}
+
+std::vector<std::vector<std::string>> CtfStreamPorts(const std::vector<std::string>& trace_directories,
+                                                     const std::string& label) {
+  bt_current_thread_clear_error();
+  PluginPtr ctf_plugin(FindPlugin("ctf", label));
+  GraphPtr graph(bt_graph_create(0));
+  if (!graph) Fail(label, "cannot create a babeltrace2 graph");
+  std::vector<std::vector<std::string>> ports;
+  for (const bt_component_source* source : AddSources(graph.get(), ctf_plugin.get(), trace_directories, label)) {
+    std::vector<std::string>& names = ports.emplace_back();
+    for (uint64_t i = 0; i < bt_component_source_get_output_port_count(source); ++i)
+      names.emplace_back(bt_port_get_name(
+          bt_port_output_as_port_const(bt_component_source_borrow_output_port_by_index_const(source, i))));
+  }
+  return ports;
 }
 
 }  // namespace macroscope::ctf

@@ -35,6 +35,7 @@ struct CtfEvent {
   std::optional<int64_t> time_ns;  // default clock snapshot, ns from origin; none without a clock
   bool unix_epoch = false;         // that origin is 1970-01-01 UTC (LTTng's clocks; not perf's)
   std::string_view name;           // event class name
+  uint64_t event_class_id = 0;     // its id (the muxer's order among equal times)
   std::optional<int64_t> cpu_id;   // packet context `cpu_id`, else context `cpu_id` / `perf_cpu`
   // Common context, then specific context, then payload fields.
   std::vector<CtfField> fields;

@@ -1,6 +1,8 @@
 #include "formats/ctf/ctf_format.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 #include "formats/ctf/ctf_reader.h"
 #include "formats/ctf/trace_directories.h"
@@ -18,6 +20,10 @@ bool Sniff(const std::string& path, std::string_view head) {
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   CtfReadOptions ctf;
   ctf.events_only = options.events_only;
+  // 0: a decoding thread per core but the simulating thread's (on 2 cores,
+  // the one graph: see bench/read_threads).
+  ctf.threads = options.threads > 0 ? options.threads
+                                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
   ctf.simulator = formats::StreamingSimulation(options);
   CtfReadStats s = ReadCtf(files, trace, ctf);
   // Tolerated, never silent: one line on stderr.

@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <system_error>
 
-#include "formats/ctf/babeltrace_source.h"
 #include "formats/ctf/event_clock.h"
 #include "formats/ctf/event_mapper.h"
 #include "formats/ctf/raw_events.h"
+#include "formats/ctf/stream_threads.h"
 #include "formats/ctf/trace_directories.h"
 #include "formats/paje/simulator.h"
 #include "util/error.h"
@@ -62,17 +62,17 @@ CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace, const 
   try {
     if (options.events_only) {
       RawEvents raw(trace, simulator);
-      stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) {
+      stats.events = ForEachCtfEventOnThreads(directories, label, [&](const CtfEvent& e) {
         count(e);
         raw.Map(e, clock.Time(e));
-      }, stats.overlaps);
+      }, stats.overlaps, options.threads);
       raw.Finish(clock.last());
     } else {
       EventMapper mapper(trace, simulator);
-      stats.events = ForEachCtfEvent(directories, label, [&](const CtfEvent& e) {
+      stats.events = ForEachCtfEventOnThreads(directories, label, [&](const CtfEvent& e) {
         count(e);
         mapper.Map(e, clock.Time(e));
-      }, stats.overlaps);
+      }, stats.overlaps, options.threads);
       mapper.Finish(clock.last());
       stats.unmatched_exits = mapper.unmatched_exits();
     }

@@ -27,6 +27,9 @@ struct CtfReadOptions {
   // The events babeltrace2 decodes, one punctual entity each (raw_events.h),
   // instead of the mapping of docs/ctf.md.
   bool events_only = false;
+  // Threads decoding the streams (stream_threads.h); 1: one graph, on this
+  // thread. The result is the same.
+  int threads = 1;
   // Streaming: only `sink` and `drain_interval` apply (CTF has no -i, -z).
   paje::SimulatorOptions simulator;
 };

@@ -1,15 +1,13 @@
 #include "formats/otf2/location_threads.h"
 
-#include <condition_variable>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
 #include "formats/otf2/location_events.h"
+#include "util/block_queue.h"
 #include "util/error.h"
 
 namespace macroscope::otf2 {
@@ -69,7 +67,8 @@ class Threads {
  public:
   Threads(const std::string& anchor, const Definitions& defs, std::unordered_map<OTF2_LocationRef, int> worker_of,
           int workers)
-      : anchor_(anchor), defs_(defs), worker_of_(std::move(worker_of)), queues_(static_cast<size_t>(workers)) {
+      : anchor_(anchor), defs_(defs), worker_of_(std::move(worker_of)) {
+    for (int w = 0; w < workers; ++w) queues_.push_back(std::make_unique<BlockQueue<Block>>(kQueuedBlocks));
     try {
       for (int w = 0; w < workers; ++w) threads_.emplace_back([this, w] { Work(w); });
     } catch (...) {  // no thread to start: stop those that did
@@ -86,25 +85,18 @@ class Threads {
  private:
   class Sink;
   void Stop() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    changed_.notify_all();
+    for (auto& queue : queues_) queue->Cancel();
     for (std::thread& t : threads_) t.join();
   }
   void Work(int w);
   // Hands a block to the merge; false when the merge has stopped.
-  bool Push(int w, std::unique_ptr<Block> block);
-  std::unique_ptr<Block> Pop(int w);
+  bool Push(int w, std::unique_ptr<Block> block) { return queues_[static_cast<size_t>(w)]->Push(std::move(block)); }
+  std::unique_ptr<Block> Pop(int w) { return queues_[static_cast<size_t>(w)]->Pop(); }
 
   const std::string& anchor_;
   const Definitions& defs_;
   const std::unordered_map<OTF2_LocationRef, int> worker_of_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<std::deque<std::unique_ptr<Block>>> queues_;
-  bool stop_ = false;
+  std::vector<std::unique_ptr<BlockQueue<Block>>> queues_;  // per worker
   std::vector<std::thread> threads_;
 };
 
@@ -133,28 +125,6 @@ class Threads::Sink : public RecordSink {
   std::unique_ptr<Block> block_;
 };
 
-bool Threads::Push(int w, std::unique_ptr<Block> block) {
-  std::unique_lock lock(mutex_);
-  auto& queue = queues_[static_cast<size_t>(w)];
-  changed_.wait(lock, [&] { return stop_ || queue.size() < kQueuedBlocks || block->last; });
-  if (stop_) return false;
-  queue.push_back(std::move(block));
-  lock.unlock();
-  changed_.notify_all();
-  return true;
-}
-
-std::unique_ptr<Block> Threads::Pop(int w) {
-  std::unique_lock lock(mutex_);
-  auto& queue = queues_[static_cast<size_t>(w)];
-  changed_.wait(lock, [&] { return !queue.empty(); });
-  std::unique_ptr<Block> block = std::move(queue.front());
-  queue.pop_front();
-  lock.unlock();
-  changed_.notify_all();
-  return block;
-}
-
 void Threads::Work(int w) {
   LibraryErrorCapture capture;  // this thread's library messages
   Sink sink(*this, w);
@@ -172,10 +142,7 @@ void Threads::Work(int w) {
                   progress);
     OTF2_GlobalEvtReader* events = nullptr;
     OTF2_ErrorCode code = ReadLocationEvents(reader.get(), anchor_, capture, sink, &events);
-    {
-      std::lock_guard lock(mutex_);
-      if (stop_) return;
-    }
+    if (queues_[static_cast<size_t>(w)]->cancelled()) return;
     if (code != OTF2_SUCCESS) {
       failure = {.set = true, .after_records = true, .message = Reason(code, capture)};
     } else {

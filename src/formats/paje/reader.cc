@@ -86,6 +86,7 @@ ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Deco
         if (!block->error.empty()) throw UserError(block->error);
         break;
       }
+      block->Clear();
       queue.Recycle(std::move(block));
     }
   } catch (...) {

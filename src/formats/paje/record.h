@@ -4,16 +4,14 @@
 #pragma once
 
 #include <array>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "formats/paje/event_definitions.h"
 #include "model/trace.h"
+#include "util/block_queue.h"
 
 namespace macroscope::paje {
 
@@ -45,25 +43,8 @@ struct Block {
   }
 };
 
-// Single producer, single consumer; at most `capacity` blocks in flight,
-// and blocks are recycled so steady state allocates nothing.
-class BlockQueue {
- public:
-  explicit BlockQueue(size_t capacity) : capacity_(capacity) {}
-  std::unique_ptr<Block> TakeEmpty();            // producer: a block to fill
-  void Push(std::unique_ptr<Block> block);       // producer: hand it over (waits when full)
-  std::unique_ptr<Block> Pop();                  // consumer: next full block (waits)
-  void Recycle(std::unique_ptr<Block> block);    // consumer: give a block back
-  void Cancel();                                 // consumer: stop the producer
-  bool cancelled() const;
-
- private:
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<std::unique_ptr<Block>> full_;
-  std::vector<std::unique_ptr<Block>> empty_;
-  size_t capacity_;
-  bool cancelled_ = false;
-};
+// Blocks go from the decoding thread to the simulating one; the simulating
+// thread clears a block before it gives it back.
+using BlockQueue = macroscope::BlockQueue<Block>;
 
 }  // namespace macroscope::paje
