@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << "macroscope: internal error: " << e.what() << "\n";
+    // In an MPI job the other ranks may wait for this one: end them too.
+    macroscope::mpi::AbortJob(std::string("internal error: ") + e.what(), 2);
     return 2;
   }
   return 0;

@@ -38,6 +38,14 @@ formats::PartExchange* ShareFor(const std::vector<std::string>& files);
 // (import); else null.
 formats::PartExchange* ShareByRange(const std::vector<std::string>& files);
 
+// Ends the whole job when this process fails on its own (an internal
+// error: memory exhausted, a bug): the others may be waiting for it in a
+// collective, and would wait for ever. Writes `message` on the process's
+// own standard error (a part but 0 has its stdout and stderr on /dev/null)
+// and aborts the job with `exit_code`. Returns when not in a job of several
+// processes.
+void AbortJob(const std::string& message, int exit_code);
+
 // Runs the end of a command (its output) on part 0 only; the other parts
 // wait and end as part 0 does: throw the same UserError (silently), or
 // return. Then part 0 prints the bytes the job exchanged on stderr. Null

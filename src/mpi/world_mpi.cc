@@ -152,6 +152,8 @@ bool UnderMpirun() {
   return false;
 }
 
+int g_own_stderr = STDERR_FILENO;  // this process's stderr, kept when a part's goes to /dev/null
+
 }  // namespace
 
 World* Launched() {
@@ -161,6 +163,7 @@ World* Launched() {
     std::atexit(Finalize);
     auto* w = new MpiWorld;  // lives until exit: Finalize runs after it is last used
     if (w->part() != 0) {    // only part 0 speaks
+      g_own_stderr = dup(STDERR_FILENO);  // but AbortJob
       std::cout.flush();
       int null = open("/dev/null", O_WRONLY);
       dup2(null, STDOUT_FILENO);
@@ -170,6 +173,18 @@ World* Launched() {
     return w;
   }();
   return world;
+}
+
+void AbortJob(const std::string& message, int exit_code) {
+  World* world = Launched();
+  if (world == nullptr || world->parts() < 2) return;
+  if (world->part() != 0) {  // part 0 has said it on its stderr already
+    const std::string line = "macroscope: rank " + std::to_string(world->part()) + ": " + message + "\n";
+    if (write(g_own_stderr, line.data(), line.size()) < 0) {
+      // nothing more to try: the job ends anyway
+    }
+  }
+  MPI_Abort(MPI_COMM_WORLD, exit_code);
 }
 
 }  // namespace macroscope::mpi

@@ -60,6 +60,22 @@ TEST(Mpi, MissingTraceEndsEveryRankWithOneMessage) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+TEST(Mpi, RankFailingAloneEndsTheJob) {
+  // Rank 1 runs out of address space while reading its share (an internal
+  // error that rank alone meets, while rank 0 waits for it in a
+  // collective): the job ends, it does not hang, and says why.
+  TempDir dir;
+  const std::string trace = Quote(dir.path() + "/g.trace");
+  ASSERT_EQ(Macroscope("generate --events 2500000 -o " + trace).exit_code, 0);
+  const std::string args = std::string(MACROSCOPE_BINARY) + " stats --format csv " + trace;
+  CommandResult r = RunCommand(std::string("timeout 120 ") + MPIRUN + " --allow-run-as-root --oversubscribe -q -np 1 " +
+                               args + " : -np 1 sh -c " + Quote("ulimit -v 300000 && exec " + args));
+  ASSERT_NE(r.exit_code, 124) << "the job hung";
+  EXPECT_TRUE(r.exit_code == 1 || r.exit_code == 2) << r.exit_code << ": " << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("macroscope: ", 0), 0u) << r.err;
+}
+
 TEST(Mpi, ScorepArchivesAreTheSingleProcesss) {
   MACROSCOPE_NEEDS_SHARED_TESTDATA();
   const std::string anchor = Quote(SharedTestData() + "/otf2/ping-pong-otf2-papi/traces.otf2");
