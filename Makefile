@@ -9,7 +9,7 @@ CMAKE_ARGS ?=
 DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libsqlite3-dev libzstd-dev libcpp-httplib-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
-  libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev simgrid time \
+  libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev time \
   libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \
   libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   libopenmpi-dev openmpi-bin
