@@ -1,12 +1,16 @@
 #include "formats/paje/range_reading.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstring>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <set>
+#include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "formats/paje/event_line.h"
@@ -414,65 +418,100 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
   LineCursor globals(global_bytes, offset, nullptr, static_cast<size_t>(me));
   LineCursor entities(entity_bytes, offset, &sorted.mine, static_cast<size_t>(me));
 
-  // 4. Decoded and simulated in reading order, a block (of one file) at a
-  // time; this part's first error is kept for the parts to agree on.
+  // 4. Decoded on a second thread and simulated on this one, in reading
+  // order, a block (of one file) at a time: a part overlaps the two as a
+  // whole reading does (reader.cc). This part's first error is kept for the
+  // parts to agree on.
   const std::vector<std::unique_ptr<DefinitionTable>> tables = Tables(headers, trace.strings());
   PartError failed;
   uint64_t last_key = 0;  // 0: no record
   double last_time = -1;
-  Block block;
-  size_t block_file = 0;
-  block.file = files.front();
+  BlockQueue queue(4);
+  PartError undecodable;                // the decoder's error, set before its last block
+  std::exception_ptr decoder_failure;   // not bad input: an internal error
+  std::thread decoder([&] {
+    pthread_setname_np(pthread_self(), "paje-decoder");
+    std::unique_ptr<Block> block = queue.TakeEmpty();
+    block->file = files.front();
+    auto hand_over = [&](bool last) {
+      block->last = last;
+      const size_t file = block->file_index;
+      if (!queue.Push(std::exchange(block, last ? nullptr : queue.TakeEmpty()))) return false;
+      if (!last) {
+        block->file_index = file;
+        block->file = files[file];
+      }
+      return true;
+    };
+    try {
+      std::vector<std::string_view> words;
+      std::optional<Line> global, entity;  // the next of each
+      for (;;) {
+        if (!global && !globals.done()) global = globals.Next();
+        if (!entity && !entities.done()) entity = entities.Next();
+        if (!global && !entity) break;
+        std::optional<Line>& next = !entity || (global && global->key < entity->key) ? global : entity;
+        const Line line = *next;
+        next.reset();
+        if (FileOf(line.key) != block->file_index) {  // a block holds one file's records
+          if (!hand_over(false)) return;
+          block->file_index = FileOf(line.key);
+          block->file = files[block->file_index];
+        }
+        uint64_t number = 0;
+        Tokenizer(line.text, LineOf(line.key)).Next(words, number);
+        try {
+          DecodeEventLine(*tables[block->file_index], words, LineOf(line.key), trace.strings(), *block);
+        } catch (const LineError& e) {
+          undecodable = {line.key, 0, MessageAt(block->file, LineOf(line.key), e.message)};
+          break;
+        }
+        if (block->records.size() == kRecordsPerBlock && !hand_over(false)) return;
+      }
+    } catch (...) {
+      decoder_failure = std::current_exception();
+    }
+    hand_over(true);
+  });
   // Gathering: the stores this part creates, with the line that created
   // each (sharded_simulation.h's order of the merged stores).
   BuiltStores built;
+  const Block* current = nullptr;
   std::function<void(size_t)> created;
   if (options.gather) {
     created = [&](size_t k) {
       for (auto store = static_cast<uint32_t>(built.created.size()); store < trace.stores().size(); ++store)
-        built.created.emplace_back(Key(block_file, block.records[k].line), store);
+        built.created.emplace_back(Key(current->file_index, current->records[k].line), store);
     };
   }
-  auto simulate = [&] {
-    SimulationFailure failure;
-    try {
-      SimulateBlock(block, sim, false, &failure, created);
-    } catch (const UserError& e) {
-      failed = {Key(block_file, block.records[failure.index].line), failure.rank, e.what()};
-      return false;
+  try {
+    for (;;) {
+      std::unique_ptr<Block> block = queue.Pop();
+      current = block.get();
+      SimulationFailure failure;
+      try {
+        SimulateBlock(*block, sim, false, &failure, created);
+      } catch (const UserError& e) {
+        failed = {Key(block->file_index, block->records[failure.index].line), failure.rank, e.what()};
+        queue.Cancel();
+        break;
+      }
+      if (!block->records.empty()) {
+        last_key = Key(block->file_index, block->records.back().line);
+        last_time = block->records.back().time;
+      }
+      if (block->last) break;
+      block->Clear();
+      queue.Recycle(std::move(block));
     }
-    if (!block.records.empty()) {
-      last_key = Key(block_file, block.records.back().line);
-      last_time = block.records.back().time;
-    }
-    block.Clear();
-    return true;
-  };
-  std::vector<std::string_view> words;
-  std::optional<Line> global, entity;  // the next of each
-  for (;;) {
-    if (!global && !globals.done()) global = globals.Next();
-    if (!entity && !entities.done()) entity = entities.Next();
-    if (!global && !entity) break;
-    std::optional<Line>& next = !entity || (global && global->key < entity->key) ? global : entity;
-    const Line line = *next;
-    next.reset();
-    if (FileOf(line.key) != block_file) {  // a block holds one file's records
-      if (!simulate()) break;
-      block_file = FileOf(line.key);
-      block.file = files[block_file];
-    }
-    uint64_t number = 0;
-    Tokenizer(line.text, LineOf(line.key)).Next(words, number);
-    try {
-      DecodeEventLine(*tables[block_file], words, LineOf(line.key), trace.strings(), block);
-    } catch (const LineError& e) {
-      if (simulate()) failed = {line.key, 0, MessageAt(block.file, LineOf(line.key), e.message)};
-      break;
-    }
-    if (block.records.size() == kRecordsPerBlock && !simulate()) break;
+  } catch (...) {
+    queue.Cancel();
+    decoder.join();
+    throw;
   }
-  if (failed.message.empty()) simulate();
+  decoder.join();
+  if (decoder_failure) std::rethrow_exception(decoder_failure);
+  if (failed.message.empty()) failed = undecodable;  // an error of the lines before it comes first
 
   // 5. The first error of all, or the end of the trace at the time of the
   // last line (pj_dump's end), on every part.

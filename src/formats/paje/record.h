@@ -33,6 +33,7 @@ struct Block {
   std::vector<Record> records;
   std::vector<ExtraField> extras;
   std::string file;      // the file the records come from (for messages)
+  size_t file_index = 0; // its place among the files read (a reading in parts keys lines by it)
   std::string error;     // set on the last block when decoding failed
   bool last = false;
   void Clear() {
