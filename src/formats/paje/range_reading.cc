@@ -1,18 +1,16 @@
 #include "formats/paje/range_reading.h"
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <cstring>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <set>
-#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "formats/paje/decoding_thread.h"
 #include "formats/paje/event_line.h"
 #include "formats/paje/sharded_simulation.h"
 #include "formats/paje/stores_exchange.h"
@@ -427,10 +425,8 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
   uint64_t last_key = 0;  // 0: no record
   double last_time = -1;
   BlockQueue queue(4);
-  PartError undecodable;                // the decoder's error, set before its last block
-  std::exception_ptr decoder_failure;   // not bad input: an internal error
-  std::thread decoder([&] {
-    pthread_setname_np(pthread_self(), "paje-decoder");
+  PartError undecodable;  // the decoder's error, set before its last block
+  auto decode = [&] {
     std::unique_ptr<Block> block = queue.TakeEmpty();
     block->file = files.front();
     auto hand_over = [&](bool last) {
@@ -443,36 +439,33 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
       }
       return true;
     };
-    try {
-      std::vector<std::string_view> words;
-      std::optional<Line> global, entity;  // the next of each
-      for (;;) {
-        if (!global && !globals.done()) global = globals.Next();
-        if (!entity && !entities.done()) entity = entities.Next();
-        if (!global && !entity) break;
-        std::optional<Line>& next = !entity || (global && global->key < entity->key) ? global : entity;
-        const Line line = *next;
-        next.reset();
-        if (FileOf(line.key) != block->file_index) {  // a block holds one file's records
-          if (!hand_over(false)) return;
-          block->file_index = FileOf(line.key);
-          block->file = files[block->file_index];
-        }
-        uint64_t number = 0;
-        Tokenizer(line.text, LineOf(line.key)).Next(words, number);
-        try {
-          DecodeEventLine(*tables[block->file_index], words, LineOf(line.key), trace.strings(), *block);
-        } catch (const LineError& e) {
-          undecodable = {line.key, 0, MessageAt(block->file, LineOf(line.key), e.message)};
-          break;
-        }
-        if (block->records.size() == kRecordsPerBlock && !hand_over(false)) return;
+    std::vector<std::string_view> words;
+    std::optional<Line> global, entity;  // the next of each
+    for (;;) {
+      if (!global && !globals.done()) global = globals.Next();
+      if (!entity && !entities.done()) entity = entities.Next();
+      if (!global && !entity) break;
+      std::optional<Line>& next = !entity || (global && global->key < entity->key) ? global : entity;
+      const Line line = *next;
+      next.reset();
+      if (FileOf(line.key) != block->file_index) {  // a block holds one file's records
+        if (!hand_over(false)) return;
+        block->file_index = FileOf(line.key);
+        block->file = files[block->file_index];
       }
-    } catch (...) {
-      decoder_failure = std::current_exception();
+      uint64_t number = 0;
+      Tokenizer(line.text, LineOf(line.key)).Next(words, number);
+      try {
+        DecodeEventLine(*tables[block->file_index], words, LineOf(line.key), trace.strings(), *block);
+      } catch (const LineError& e) {
+        undecodable = {line.key, 0, MessageAt(block->file, LineOf(line.key), e.message)};
+        break;
+      }
+      if (block->records.size() == kRecordsPerBlock && !hand_over(false)) return;
     }
     hand_over(true);
-  });
+  };
+  DecodingThread decoding(queue, decode);
   // Gathering: the stores this part creates, with the line that created
   // each (sharded_simulation.h's order of the merged stores).
   BuiltStores built;
@@ -484,33 +477,26 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
         built.created.emplace_back(Key(current->file_index, current->records[k].line), store);
     };
   }
-  try {
-    for (;;) {
-      std::unique_ptr<Block> block = queue.Pop();
-      current = block.get();
-      SimulationFailure failure;
-      try {
-        SimulateBlock(*block, sim, false, &failure, created);
-      } catch (const UserError& e) {
-        failed = {Key(block->file_index, block->records[failure.index].line), failure.rank, e.what()};
-        queue.Cancel();
-        break;
-      }
-      if (!block->records.empty()) {
-        last_key = Key(block->file_index, block->records.back().line);
-        last_time = block->records.back().time;
-      }
-      if (block->last) break;
-      block->Clear();
-      queue.Recycle(std::move(block));
+  for (;;) {
+    std::unique_ptr<Block> block = queue.Pop();
+    current = block.get();
+    SimulationFailure failure;
+    try {
+      SimulateBlock(*block, sim, false, &failure, created);
+    } catch (const UserError& e) {
+      failed = {Key(block->file_index, block->records[failure.index].line), failure.rank, e.what()};
+      queue.Cancel();
+      break;
     }
-  } catch (...) {
-    queue.Cancel();
-    decoder.join();
-    throw;
+    if (!block->records.empty()) {
+      last_key = Key(block->file_index, block->records.back().line);
+      last_time = block->records.back().time;
+    }
+    if (block->last) break;
+    block->Clear();
+    queue.Recycle(std::move(block));
   }
-  decoder.join();
-  if (decoder_failure) std::rethrow_exception(decoder_failure);
+  decoding.Finish();
   if (failed.message.empty()) failed = undecodable;  // an error of the lines before it comes first
 
   // 5. The first error of all, or the end of the trace at the time of the

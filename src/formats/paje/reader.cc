@@ -1,14 +1,12 @@
 #include "formats/paje/reader.h"
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <cstdint>
-#include <exception>
 #include <optional>
 #include <thread>
 
 #include "formats/paje/decoder.h"
+#include "formats/paje/decoding_thread.h"
 #include "formats/paje/range_reading.h"
 #include "formats/paje/record.h"
 #include "formats/paje/sharded_simulation.h"
@@ -29,7 +27,7 @@ constexpr bool kDecoderThread = true;
 #endif
 
 // Runs `decode` (which fills the queue) on a second thread while this one
-// simulates, so parsing and simulation overlap.
+// simulates, so parsing and simulation overlap (decoding_thread.h).
 template <class Decode>
 ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Decode decode) {
   BlockQueue queue(kDecoderThread ? 4 : SIZE_MAX);
@@ -44,54 +42,23 @@ ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Deco
   Simulator simulator(trace, options.simulator);
   std::optional<ShardedSimulation> sharded;  // before the decoder starts: its shards intern
   if (options.simulator.shards > 1) sharded.emplace(trace, options.simulator, options.simulator.shards, options.sort);
-  std::exception_ptr decoder_failure;
-  auto decode_all = [&] {
-    try {
-      decode(decoder);
-    } catch (...) {  // not a UserError (those travel in the block): an internal error
-      decoder_failure = std::current_exception();
-      // No Cancel() first: a cancelled queue drops what is pushed, and the
-      // simulating side would wait for this last block for ever.
-      auto last = std::make_unique<Block>();
-      last->last = true;
-      queue.Push(std::move(last));
-    }
-  };
-  std::thread worker;
-  if (kDecoderThread) {
-    worker = std::thread([&] {
-      pthread_setname_np(pthread_self(), "paje-decoder");  // tells the threads apart in profiles
-      decode_all();
-    });
-  } else {
-    decode_all();
-  }
-  auto stop = [&] {
-    queue.Cancel();
-    worker.join();
-  };
+  DecodingThread decoding(queue, [&] { decode(decoder); }, kDecoderThread);
   double last_time = -1;  // pj_dump's "no event yet"
-  try {
-    for (;;) {
-      std::unique_ptr<Block> block = queue.Pop();
-      if (sharded) {
-        sharded->Simulate(*block);
-      } else {
-        SimulateBlock(*block, simulator, options.sort);
-      }
-      if (!block->records.empty()) last_time = block->records.back().time;
-      if (block->last) {
-        if (worker.joinable()) worker.join();
-        if (decoder_failure) std::rethrow_exception(decoder_failure);
-        if (!block->error.empty()) throw UserError(block->error);
-        break;
-      }
-      block->Clear();
-      queue.Recycle(std::move(block));
+  for (;;) {
+    std::unique_ptr<Block> block = queue.Pop();
+    if (sharded) {
+      sharded->Simulate(*block);
+    } else {
+      SimulateBlock(*block, simulator, options.sort);
     }
-  } catch (...) {
-    if (worker.joinable()) stop();
-    throw;
+    if (!block->records.empty()) last_time = block->records.back().time;
+    if (block->last) {
+      decoding.Finish();
+      if (!block->error.empty()) throw UserError(block->error);
+      break;
+    }
+    block->Clear();
+    queue.Recycle(std::move(block));
   }
   if (sharded) {
     sharded->Finish(last_time);
