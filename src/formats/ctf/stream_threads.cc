@@ -10,12 +10,11 @@
 #include <memory>
 #include <optional>
 #include <system_error>
-#include <thread>
 #include <utility>
 
 #include "formats/ctf/babeltrace_source.h"
 #include "util/abort_guard.h"
-#include "util/block_queue.h"
+#include "util/worker_queues.h"
 #include "util/error.h"
 
 namespace macroscope::ctf {
@@ -194,35 +193,23 @@ bool Before(const CtfEvent& a, const StreamKey& ka, const CtfEvent& b, const Str
 // The worker threads, each running its graph into blocks for the merge.
 class Workers {
  public:
-  explicit Workers(std::vector<std::unique_ptr<CtfGraph>>& graphs) : graphs_(graphs) {
-    for (size_t w = 0; w < graphs.size(); ++w) queues_.push_back(std::make_unique<BlockQueue<Block>>(kQueuedBlocks));
-    try {
-      for (size_t w = 0; w < graphs.size(); ++w) threads_.emplace_back([this, w] { Work(w); });
-    } catch (...) {  // no thread to start: stop those that did
-      Stop();
-      throw;
-    }
-  }
-  ~Workers() { Stop(); }
+  explicit Workers(std::vector<std::unique_ptr<CtfGraph>>& graphs)
+      : graphs_(graphs), workers_(graphs.size(), kQueuedBlocks, [this](size_t w) { Work(w); }) {}
   Workers(const Workers&) = delete;
   Workers& operator=(const Workers&) = delete;
 
-  std::unique_ptr<Block> Pop(size_t w) { return queues_[w]->Pop(); }
+  std::unique_ptr<Block> Pop(size_t w) { return workers_.queue(w).Pop(); }
   // A block the merge is done with, for the worker to fill again.
   void Recycle(size_t w, std::unique_ptr<Block> block) {
     block->streams.clear();
     block->count = 0;
-    queues_[w]->Recycle(std::move(block));
+    workers_.queue(w).Recycle(std::move(block));
   }
-  void Stop() {
-    for (auto& queue : queues_) queue->Cancel();
-    for (std::thread& t : threads_)
-      if (t.joinable()) t.join();
-  }
+  void Stop() { workers_.Stop(); }
 
  private:
   void Work(size_t w) {
-    BlockQueue<Block>& queue = *queues_[w];
+    BlockQueue<Block>& queue = workers_.queue(w);
     std::unique_ptr<Block> block = queue.TakeEmpty();
     struct Stopped {};
     try {
@@ -243,8 +230,7 @@ class Workers {
   }
 
   std::vector<std::unique_ptr<CtfGraph>>& graphs_;
-  std::vector<std::unique_ptr<BlockQueue<Block>>> queues_;
-  std::vector<std::thread> threads_;
+  WorkerQueues<Block> workers_;  // last: its threads start with it
 };
 
 // The muxer takes streams whose default clock classes are all absent, all

@@ -1,13 +1,12 @@
 #include "formats/otf2/location_threads.h"
 
 #include <memory>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
 #include "formats/otf2/location_events.h"
-#include "util/block_queue.h"
+#include "util/worker_queues.h"
 #include "util/error.h"
 
 namespace macroscope::otf2 {
@@ -67,16 +66,10 @@ class Threads {
  public:
   Threads(const std::string& anchor, const Definitions& defs, std::unordered_map<OTF2_LocationRef, int> worker_of,
           int workers)
-      : anchor_(anchor), defs_(defs), worker_of_(std::move(worker_of)) {
-    for (int w = 0; w < workers; ++w) queues_.push_back(std::make_unique<BlockQueue<Block>>(kQueuedBlocks));
-    try {
-      for (int w = 0; w < workers; ++w) threads_.emplace_back([this, w] { Work(w); });
-    } catch (...) {  // no thread to start: stop those that did
-      Stop();
-      throw;
-    }
-  }
-  ~Threads() { Stop(); }
+      : anchor_(anchor),
+        defs_(defs),
+        worker_of_(std::move(worker_of)),
+        workers_(static_cast<size_t>(workers), kQueuedBlocks, [this](size_t w) { Work(static_cast<int>(w)); }) {}
   Threads(const Threads&) = delete;
   Threads& operator=(const Threads&) = delete;
 
@@ -84,20 +77,16 @@ class Threads {
 
  private:
   class Sink;
-  void Stop() {
-    for (auto& queue : queues_) queue->Cancel();
-    for (std::thread& t : threads_) t.join();
-  }
   void Work(int w);
+  BlockQueue<Block>& Queue(int w) { return workers_.queue(static_cast<size_t>(w)); }
   // Hands a block to the merge; false when the merge has stopped.
-  bool Push(int w, std::unique_ptr<Block> block) { return queues_[static_cast<size_t>(w)]->Push(std::move(block)); }
-  std::unique_ptr<Block> Pop(int w) { return queues_[static_cast<size_t>(w)]->Pop(); }
+  bool Push(int w, std::unique_ptr<Block> block) { return Queue(w).Push(std::move(block)); }
+  std::unique_ptr<Block> Pop(int w) { return Queue(w).Pop(); }
 
   const std::string& anchor_;
   const Definitions& defs_;
   const std::unordered_map<OTF2_LocationRef, int> worker_of_;
-  std::vector<std::unique_ptr<BlockQueue<Block>>> queues_;  // per worker
-  std::vector<std::thread> threads_;
+  WorkerQueues<Block> workers_;  // last: its threads start with it
 };
 
 // A worker's records into blocks.
@@ -142,7 +131,7 @@ void Threads::Work(int w) {
                   progress);
     OTF2_GlobalEvtReader* events = nullptr;
     OTF2_ErrorCode code = ReadLocationEvents(reader.get(), anchor_, capture, sink, &events);
-    if (queues_[static_cast<size_t>(w)]->cancelled()) return;
+    if (Queue(w).cancelled()) return;
     if (code != OTF2_SUCCESS) {
       failure = {.set = true, .after_records = true, .message = Reason(code, capture)};
     } else {
@@ -162,7 +151,7 @@ void Threads::Work(int w) {
 }
 
 void Threads::Merge(EventTranslator& translator) {
-  const int workers = static_cast<int>(queues_.size());
+  const int workers = static_cast<int>(workers_.size());
   std::vector<std::unique_ptr<Block>> head(static_cast<size_t>(workers));
   std::vector<size_t> next(static_cast<size_t>(workers), 0);
   // The worker's next record, waiting for its next block; false when it has none left.
