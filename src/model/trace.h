@@ -111,15 +111,20 @@ class ExtraColumn {
 //   event:    start (the time), value
 //   variable: start, end, number
 //   link:     start, end, value, key, peer_start, peer_end
-struct EntityStore {
-  TypeKind kind = TypeKind::kState;
+//
+// Laid out in cache lines for the readers, which append to thousands of
+// stores in turn and wait on each line they touch: the first line holds
+// the times and the kind, the second a state's or event's value and level,
+// the third a variable's number and a link's key.
+struct alignas(64) EntityStore {
   ContainerId container = kNone;
   TypeId type = kNone;
   std::vector<double> start;
   std::vector<double> end;
-  std::vector<StringId> value;
-  std::vector<double> number;
+  TypeKind kind = TypeKind::kState;
+  alignas(64) std::vector<StringId> value;
   std::vector<uint16_t> level;
+  alignas(64) std::vector<double> number;
   std::vector<StringId> key;
   std::vector<ContainerId> peer_start;
   std::vector<ContainerId> peer_end;

@@ -15,7 +15,7 @@ void Renumber(Chunk& chunk, StringPool& strings, uint64_t lines_before) {
   for (auto& block : chunk.blocks) {
     for (Record& r : block->records) {
       r.line += lines_before;
-      for (StringId& s : r.field) s = ids[s];
+      for (StringId& s : r.slot) s = ids[s];
     }
     for (ExtraField& e : block->extras) e.value = ids[e.value];
   }

@@ -107,7 +107,7 @@ void DefinitionTable::Add(EventDefinition def, StringPool& strings) {
     if (variable && f == static_cast<int>(Field::kValue))
       d.number_word = p + 1;
     else
-      d.string_words.emplace_back(f, p + 1);
+      d.string_words.push_back({f, p + 1, kRecordSlot[static_cast<int>(d.def.kind)][f]});
   }
   size_t n;
   if (SmallNumber(d.def.id, n)) {
@@ -133,8 +133,11 @@ void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::
   // field (a definition) sets it to 0.
   r.time = d->time_word >= 0 ? ParseTime(words[d->time_word]) : 0;
   r.number = 0;
-  r.field.fill(kEmptyString);
-  for (auto [f, w] : d->string_words) r.field[f] = strings.Intern(words[w]);
+  r.slot.fill(kEmptyString);
+  for (auto [f, w, slot] : d->string_words) {
+    StringId id = strings.Intern(words[w]);
+    if (slot >= 0) r.slot[slot] = id;
+  }
   if (d->number_word >= 0) r.number = ParseFloat(words[d->number_word]);
   r.extras_begin = static_cast<uint32_t>(block.extras.size());
   for (auto& [w, name] : d->user_fields) block.extras.push_back({name, strings.Intern(words[w])});

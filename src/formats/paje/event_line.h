@@ -23,10 +23,17 @@ struct CompiledDefinition {
   std::vector<std::pair<int, StringId>> user_fields;  // position, name in the trace's pool
   // Precomputed from def for the hot loop: the word of the time (-1: none),
   // of a variable change's value (-1: none), and the string fields in
-  // Field order with their words.
+  // Field order with their words and their record slots (-1: a field the
+  // simulator does not read, interned all the same so that ids do not
+  // depend on it).
   int time_word = -1;
   int number_word = -1;
-  std::vector<std::pair<int, int>> string_words;  // field, word
+  struct StringWord {
+    int field;
+    int word;
+    int slot;
+  };
+  std::vector<StringWord> string_words;
 };
 
 // The definitions read so far, found by id. Chunk workers only read it:

@@ -246,7 +246,7 @@ void SortLines(const Stream& s, size_t begin, size_t end, const Headers& headers
       int part = me;
       if (decodes) {
         if (gather) {
-          for (auto [field, word] : d->string_words) out.firsts.Intern(words[static_cast<size_t>(word)]);
+          for (const auto& w : d->string_words) out.firsts.Intern(words[static_cast<size_t>(w.word)]);
           for (auto [word, name] : d->user_fields) out.firsts.Intern(words[static_cast<size_t>(word)]);
         }
         if (!IsEntityEvent(d->def.kind)) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,16 +16,60 @@
 
 namespace macroscope::paje {
 
+// The fields the simulator reads, per event kind, in a record's slots (five
+// at most): a record is 56 bytes instead of 104 with a slot for every
+// field of the format, and blocks of records pass between two threads
+// through memory.
+inline constexpr int kRecordSlots = 5;
+inline constexpr auto kRecordSlot = [] {
+  using F = Field;
+  std::array<std::array<int8_t, kFieldCount>, kEventKindCount> slot{};
+  for (auto& kind : slot) kind.fill(-1);
+  auto set = [&](EventKind kind, std::initializer_list<Field> fields) {
+    int8_t next = 0;
+    for (Field f : fields) slot[static_cast<int>(kind)][static_cast<int>(f)] = next++;
+  };
+  for (EventKind k : {EventKind::kDefineContainerType, EventKind::kDefineStateType, EventKind::kDefineEventType,
+                      EventKind::kDefineVariableType, EventKind::kDefineEntityValue})
+    set(k, {F::kType, F::kName, F::kAlias, F::kColor});
+  set(EventKind::kDefineLinkType, {F::kType, F::kName, F::kAlias, F::kStartContainerType, F::kEndContainerType});
+  set(EventKind::kCreateContainer, {F::kType, F::kContainer, F::kName, F::kAlias});
+  set(EventKind::kDestroyContainer, {F::kType, F::kName});
+  for (EventKind k : {EventKind::kNewEvent, EventKind::kSetState, EventKind::kPushState, EventKind::kPopState,
+                      EventKind::kResetState, EventKind::kSetVariable, EventKind::kAddVariable,
+                      EventKind::kSubVariable})
+    set(k, {F::kType, F::kContainer, F::kValue});
+  set(EventKind::kStartLink, {F::kType, F::kContainer, F::kValue, F::kKey, F::kStartContainer});
+  set(EventKind::kEndLink, {F::kType, F::kContainer, F::kValue, F::kKey, F::kEndContainer});
+  set(EventKind::kTraceFile, {F::kFilename});
+  return slot;
+}();
+
 struct Record {
-  EventKind kind;
   uint64_t line;
   double time;    // the current time after this line (0 for an untimed line)
   double number;  // variable value
-  std::array<StringId, kFieldCount> field;  // interned, kEmptyString when absent
+  std::array<StringId, kRecordSlots> slot;  // interned, kEmptyString when absent (kRecordSlot)
   uint32_t extras_begin;
   uint32_t extras_count;
-  StringId Get(Field f) const { return field[static_cast<int>(f)]; }
+  EventKind kind;
+  StringId Get(Field f) const {
+    const int8_t at = kRecordSlot[static_cast<int>(kind)][static_cast<int>(f)];
+    return at < 0 ? kEmptyString : slot[static_cast<size_t>(at)];
+  }
 };
+static_assert(sizeof(Record) == 56);
+
+// Where the type and the container are in every kind that has them (the
+// simulator fetches an event's store ahead from these two).
+inline constexpr int kTypeSlot = 0, kContainerSlot = 1;
+static_assert([] {
+  for (const auto& kind : kRecordSlot) {
+    const int8_t type = kind[static_cast<int>(Field::kType)], container = kind[static_cast<int>(Field::kContainer)];
+    if ((type != -1 && type != kTypeSlot) || (container != -1 && container != kContainerSlot)) return false;
+  }
+  return true;
+}());
 
 // Records per block a decoder fills before handing it over.
 inline constexpr size_t kRecordsPerBlock = 8192;

@@ -71,11 +71,11 @@ void SimulateRecords(const Block& block, Simulator& sim, bool sorted, Mine mine,
   for (size_t k = 0; k < records.size(); ++k) {
     if (k + 2 * kAhead < records.size()) {
       const Record& far = records[k + 2 * kAhead];
-      if (mine(far)) sim.Prefetch(far.Get(Field::kType), far.Get(Field::kContainer), 0);
+      if (mine(far)) sim.Prefetch(far.slot[kTypeSlot], far.slot[kContainerSlot], 0);
     }
     if (k + kAhead < records.size()) {
       const Record& near = records[k + kAhead];
-      if (mine(near)) sim.Prefetch(near.Get(Field::kType), near.Get(Field::kContainer), 1);
+      if (mine(near)) sim.Prefetch(near.slot[kTypeSlot], near.slot[kContainerSlot], 1);
     }
     const Record& r = records[k];
     if (!mine(r)) continue;

@@ -150,9 +150,9 @@ void Simulator::Prefetch(StringId type_identifier, StringId container_identifier
   const RouteEntry* r = routes_[c].Find(type_identifier);
   if (r == nullptr) return;
   const EntityStore& s = trace_.stores()[r->target.store];
-  if (stage == 0) {
+  if (stage == 0) {  // the store's times, and its values or numbers (model/trace.h)
     __builtin_prefetch(&s);
-    __builtin_prefetch(reinterpret_cast<const char*>(&s) + 64);
+    __builtin_prefetch(reinterpret_cast<const char*>(&s) + (r->kind == TypeKind::kVariable ? 128 : 64));
     __builtin_prefetch(&stacks_[r->target.store]);
     return;
   }

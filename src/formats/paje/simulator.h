@@ -29,6 +29,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "model/entity_sink.h"
 #include "model/trace.h"
 
@@ -153,7 +155,9 @@ class Simulator {
   std::vector<TypeId> type_by_identifier_;         // indexed by StringId
   std::vector<ContainerId> container_by_identifier_;
   std::unordered_map<uint64_t, StringId> value_names_;  // (type << 32 | alias or name) -> name
-  std::vector<std::vector<uint32_t>> stacks_;        // per store: open states, bottom first
+  // Per store: its open states, bottom first. Most stores hold one at a
+  // time, kept inline: a state event touches no cache line of the heap.
+  std::vector<boost::container::small_vector<uint32_t, 2>> stacks_;
   struct RouteEntry {
     StringId type_identifier = kNone;
     TypeKind kind = TypeKind::kContainer;

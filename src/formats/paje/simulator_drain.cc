@@ -59,9 +59,10 @@ void Simulator::DrainStore(uint32_t si, bool all) {
     }
     return;
   }
-  std::vector<uint32_t>& stack = stacks_[si];
+  auto& stack = stacks_[si];
   if (!all) {
-    if (s.kind == TypeKind::kState) keep_ = stack;  // ascending: states are appended as they open
+    // Ascending: states are appended as they open.
+    if (s.kind == TypeKind::kState) keep_.assign(stack.begin(), stack.end());
     if (s.kind == TypeKind::kVariable) keep_.push_back(static_cast<uint32_t>(n - 1));
   }
   if (keep_.size() == n) return;
