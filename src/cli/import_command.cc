@@ -26,9 +26,9 @@ void RunImport(const ImportArgs& args) {
     if (args.files.front() == "-") throw UserError("standard input: give the store's name with -o");
     output = args.files.front() + ".mstore";
   }
-  // Under mpirun: every rank reads its byte range of a Pajé file and rank
-  // 0 gathers the stores; other traces are read whole by every rank
-  // (docs/mpi.md). Rank 0 alone writes.
+  // Under mpirun: every rank reads its byte range of a Pajé file or its
+  // locations of an OTF2 archive and rank 0 gathers the stores; other
+  // traces are read whole by every rank (docs/mpi.md). Rank 0 alone writes.
   formats::ReadOptions read = args.read;
   read.share = mpi::ShareByRange(args.files);
   read.paje.gather = true;

@@ -39,9 +39,9 @@ struct ReadOptions {
   // sequential reader's.
   int threads = 0;
   // Reading in parts (part_exchange.h, docs/mpi.md): this process reads its
-  // share of a trace (OTF2: its locations; Pajé files: its byte range)
-  // and meets the other parts through `share`. Null: the whole trace. The
-  // OTF2 and Pajé readers take it (src/mpi gives it for those only).
+  // share of a trace (OTF2: its locations; Pajé files: its byte range; CTF:
+  // the decoding of its streams) and meets the other parts through `share`.
+  // Null: the whole trace (src/mpi gives it for OTF2, Pajé and CTF only).
   PartExchange* share = nullptr;
 };
 

@@ -27,14 +27,18 @@ std::string_view FormatOf(const std::vector<std::string>& files) {
 formats::PartExchange* ShareFor(const std::vector<std::string>& files) {
   World* world = Launched();
   if (world == nullptr) return nullptr;
-  // OTF2 (one archive): by location; Pajé: by byte range.
+  // OTF2 (one archive): by location; Pajé: by byte range; CTF: each part
+  // decodes a share of the streams, and every part maps them all.
   const std::string_view format = FormatOf(files);
-  return (format == "otf2" && files.size() == 1) || format == "paje" ? world : nullptr;
+  return (format == "otf2" && files.size() == 1) || format == "paje" || format == "ctf" ? world : nullptr;
 }
 
 formats::PartExchange* ShareByRange(const std::vector<std::string>& files) {
+  // These readers end every part with the whole reading's ids: Pajé by
+  // definition order, OTF2 by agreeing on the order of first uses.
   World* world = Launched();
-  return world != nullptr && FormatOf(files) == "paje" ? world : nullptr;
+  const std::string_view format = FormatOf(files);
+  return world != nullptr && ((format == "otf2" && files.size() == 1) || format == "paje") ? world : nullptr;
 }
 
 void OnRoot(World* world, const std::function<void()>& f) {

@@ -28,14 +28,15 @@ class World : public formats::PartExchange {
 World* Launched();
 
 // The share to read `files` with: the world for a trace that its reader
-// reads in parts (an OTF2 archive by location, Pajé files by byte range),
-// else null (every process reads the whole trace).
+// reads in parts (an OTF2 archive by location, Pajé files by byte range,
+// CTF streams decoded by share), else null (every process reads the whole
+// trace).
 formats::PartExchange* ShareFor(const std::vector<std::string>& files);
 
 // The world for a trace whose parts all build the whole type and container
-// trees with a whole reading's ids (Pajé files, read by byte range), for
-// commands that sum per type (info) or put the parts' stores back together
-// (import); else null.
+// trees with a whole reading's ids (Pajé files, read by byte range; an
+// OTF2 archive, by location), for commands that sum per type (info) or put
+// the parts' stores back together (import); else null.
 formats::PartExchange* ShareByRange(const std::vector<std::string>& files);
 
 // Ends the whole job when this process fails on its own (an internal

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 
 namespace macroscope::testing {
 
@@ -35,6 +36,30 @@ void ExpectSameErrorUnderMpirun(const std::string& args) {
     EXPECT_EQ(many.exit_code, 1) << ranks << " ranks, " << args << ": " << many.err;
     EXPECT_EQ(many.out, "");
     EXPECT_EQ(many.err, one.err) << ranks << " ranks, " << args;
+  }
+}
+
+void ExpectSameImportUnderMpirun(const std::string& trace, const std::string& dir) {
+  auto Print = [](const std::string& store) {
+    CommandResult dump = Macroscope("dump -u " + Quote(store));
+    CommandResult info = Macroscope("info --json " + Quote(store));
+    EXPECT_EQ(dump.exit_code, 0) << dump.err;
+    EXPECT_EQ(info.exit_code, 0) << info.err;
+    // The store's own name is in `info`'s files.
+    std::string text = info.out;
+    for (size_t at; (at = text.find(store)) != std::string::npos;) text.replace(at, store.size(), "STORE");
+    return dump.out + text;
+  };
+  const std::string one = dir + "/one.mstore", many = dir + "/many.mstore";
+  CommandResult r = Macroscope("import -q " + trace + " -o " + Quote(one));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string expected = Print(one);
+  for (int ranks : {2, 4}) {
+    std::filesystem::remove(many);
+    r = Mpirun(ranks, "import -q " + trace + " -o " + Quote(many));
+    ASSERT_EQ(r.exit_code, 0) << ranks << " ranks: " << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(Print(many) == expected) << ranks << " ranks: the stores differ";
   }
 }
 

@@ -20,4 +20,9 @@ void ExpectSameUnderMpirun(const std::string& args, double* exchanged = nullptr)
 // 4 ranks.
 void ExpectSameErrorUnderMpirun(const std::string& args);
 
+// `import` of `trace` (quoted) by the single process, then under 2 and 4
+// ranks, into stores in `dir` that print the same (`dump -u`, `info
+// --json`): an OTF2 archive's store interns its strings in another order.
+void ExpectSameImportUnderMpirun(const std::string& trace, const std::string& dir);
+
 }  // namespace macroscope::testing

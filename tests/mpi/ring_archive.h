@@ -12,6 +12,16 @@ namespace macroscope::mpi::testing {
 
 // Writes DIRECTORY/traces.otf2 (+ traces.def, traces/) and returns the
 // anchor's path. Throws std::runtime_error on a library error.
-std::string WriteRingArchive(const std::string& directory, int processes, int64_t iterations);
+//
+// `mixed`: types first used in a different order by every location, so
+// that locations read apart define them in orders of their own: odd
+// locations are accelerator streams (a "Region" and link types of their
+// own), and after the loop each location records punctual events of kinds
+// chosen by its rank, at times that interleave the locations and tie
+// between them.
+// `node_load`: besides, every location sets a metric instance scoped to
+// the node ("load"): one variable that locations read apart all set.
+std::string WriteRingArchive(const std::string& directory, int processes, int64_t iterations, bool mixed = false,
+                             bool node_load = false);
 
 }  // namespace macroscope::mpi::testing

@@ -25,6 +25,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   ctf.threads = options.threads > 0 ? options.threads
                                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
   ctf.simulator = formats::StreamingSimulation(options);
+  ctf.share = options.share;
   CtfReadStats s = ReadCtf(files, trace, ctf);
   // Tolerated, never silent: one line on stderr.
   if (std::string warning = s.overlaps.Warning(); !warning.empty()) formats::WarnTolerated(files.front(), {warning});

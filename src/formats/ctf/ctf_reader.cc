@@ -6,8 +6,10 @@
 #include "formats/ctf/event_clock.h"
 #include "formats/ctf/event_mapper.h"
 #include "formats/ctf/raw_events.h"
+#include "formats/ctf/stream_parts.h"
 #include "formats/ctf/stream_threads.h"
 #include "formats/ctf/trace_directories.h"
+#include "formats/paje/range_reading.h"
 #include "formats/paje/simulator.h"
 #include "util/error.h"
 
@@ -59,26 +61,35 @@ CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace, const 
     else
       stats.per_name.emplace(std::string(e.name), 1);
   };
+  // The streams decoded on threads, or by the parts of a job.
+  auto for_each = [&](const std::function<void(const CtfEvent&)>& on_event) {
+    if (options.share != nullptr && options.share->parts() > 1)
+      return ForEachCtfEventInParts(directories, label, on_event, stats.overlaps, options.threads, *options.share);
+    return ForEachCtfEventOnThreads(directories, label, on_event, stats.overlaps, options.threads);
+  };
   try {
     if (options.events_only) {
       RawEvents raw(trace, simulator);
-      stats.events = ForEachCtfEventOnThreads(directories, label, [&](const CtfEvent& e) {
+      stats.events = for_each([&](const CtfEvent& e) {
         count(e);
         raw.Map(e, clock.Time(e));
-      }, stats.overlaps, options.threads);
+      });
       raw.Finish(clock.last());
     } else {
       EventMapper mapper(trace, simulator);
-      stats.events = ForEachCtfEventOnThreads(directories, label, [&](const CtfEvent& e) {
+      stats.events = for_each([&](const CtfEvent& e) {
         count(e);
         mapper.Map(e, clock.Time(e));
-      }, stats.overlaps, options.threads);
+      });
       mapper.Finish(clock.last());
       stats.unmatched_exits = mapper.unmatched_exits();
     }
   } catch (const paje::SimulationError& e) {
     throw UserError(label + ": event " + std::to_string(mapped) + ": " + e.what());
   }
+  // Every part mapped the whole trace: part 0 alone keeps the entities, so
+  // that the reductions of the parts count them once.
+  if (options.share != nullptr && options.share->part() != 0) paje::KeepTreesOnly(trace);
   return stats;
 }
 

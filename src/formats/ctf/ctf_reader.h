@@ -10,6 +10,7 @@
 
 #include "formats/ctf/packet_overlap.h"
 #include "formats/paje/simulator.h"
+#include "formats/part_exchange.h"
 #include "model/trace.h"
 
 namespace macroscope::ctf {
@@ -32,6 +33,9 @@ struct CtfReadOptions {
   int threads = 1;
   // Streaming: only `sink` and `drain_interval` apply (CTF has no -i, -z).
   paje::SimulatorOptions simulator;
+  // The parts of an MPI job (stream_parts.h): each decodes a share of the
+  // streams, every part maps them all, part 0 alone keeps the entities.
+  formats::PartExchange* share = nullptr;
 };
 
 // Reads every CTF trace found at or below each of `paths` (a trace

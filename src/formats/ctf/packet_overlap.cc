@@ -10,6 +10,12 @@
 
 namespace macroscope::ctf {
 
+void PacketOverlaps::Add(const PacketOverlaps& other) {
+  packets += other.packets;
+  total_ns += other.total_ns;
+  max_ns = std::max(max_ns, other.max_ns);
+}
+
 std::string PacketOverlaps::Warning() const {
   if (packets == 0) return "";
   return std::to_string(packets) + (packets == 1 ? " packet" : " packets") +

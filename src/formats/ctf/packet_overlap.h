@@ -20,6 +20,9 @@ struct PacketOverlaps {
   int64_t max_ns = 0;     // the largest of those overlaps
   int64_t total_ns = 0;   // their sum
 
+  // Adds the overlaps another graph counted (over other streams).
+  void Add(const PacketOverlaps& other);
+
   // The user's warning line ("" without overlaps).
   std::string Warning() const;
 };

@@ -1,5 +1,6 @@
 #include "formats/otf2/archive_reader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -13,6 +14,7 @@
 #include "formats/otf2/library_errors.h"
 #include "formats/otf2/location_events.h"
 #include "formats/otf2/location_threads.h"
+#include "formats/otf2/part_stores.h"
 #include "util/error.h"
 
 namespace macroscope::otf2 {
@@ -75,7 +77,7 @@ std::string FindAnchor(const std::string& path) {
 }
 
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share, int threads) {
+                         formats::PartExchange* share, int threads, bool gather) {
   const std::string anchor = FindAnchor(path);
   if (anchor.empty()) throw UserError(path + ": no single OTF2 anchor file (NAME.otf2) in this directory");
 
@@ -90,9 +92,14 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
   // the same definitions, so errors before here are the same everywhere;
   // from here on, each part reads its own files and the parts agree on
   // failures before they meet (formats/part_exchange.h).
+  // Gathered, a metric instance may set the variables of a container whose
+  // locations are read apart, two parts building one store: part 0 reads
+  // the archive whole (the others nothing) instead.
+  const bool apart = share && !(gather && std::any_of(defs.metrics.begin(), defs.metrics.end(),
+                                                      [](const auto& m) { return m.second.instance; }));
   std::map<OTF2_LocationRef, int> part_of;
   for (const auto& [location, unused] : defs.locations)
-    part_of.emplace(location, share ? static_cast<int>(part_of.size() % share->parts()) : 0);
+    part_of.emplace(location, apart ? static_cast<int>(part_of.size() % share->parts()) : 0);
   std::function<bool(OTF2_LocationRef)> mine = [&](OTF2_LocationRef location) {
     return share == nullptr || part_of.at(location) == share->part();
   };
@@ -117,14 +124,20 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
   if (share) {
     share->Agree(error);
     try {
-      translator.FinishShared(*share, [&](OTF2_LocationRef location) { return part_of.at(location); });
+      // Gathered, part 0 simulates every link: no link store is built twice.
+      translator.FinishShared(*share, [&](OTF2_LocationRef location) { return gather ? 0 : part_of.at(location); });
     } catch (const paje::SimulationError& e) {
       error = anchor + ": " + e.what();
     }
     share->Agree(error);
   }
   if (!error.empty()) throw UserError(error);
-  return {translator.records(), ArchiveBytes(anchor)};
+  if (share && gather && share->parts() > 1)
+    GatherStores(*share, trace, translator.stores_at(), translator.link_store_uses());
+  // The whole archive's records (exact in a double below 2^53).
+  const uint64_t records =
+      share ? static_cast<uint64_t>(share->Sum(static_cast<double>(translator.records()))) : translator.records();
+  return {records, ArchiveBytes(anchor)};
 }
 
 }  // namespace macroscope::otf2

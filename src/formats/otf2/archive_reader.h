@@ -30,9 +30,12 @@ struct ArchiveStats {
 // parts()-th, in definition order) are read; the trace holds their
 // entities and the links they send, with the span of the whole archive.
 // With `threads` > 1, that many threads decode the (part's) locations'
-// event files, the result the same (location_threads.h).
+// event files, the result the same (location_threads.h). Shared, every
+// part ends with the whole reading's types (part_types.h); `gather`: part
+// 0 with every part's entities, numbered as a whole reading numbers them
+// (part_stores.h), the others with none.
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share = nullptr, int threads = 1);
+                         formats::PartExchange* share = nullptr, int threads = 1, bool gather = false);
 
 // The anchor file of `path` (itself, or the one anchor in the directory
 // `path`); empty when there is none or several.

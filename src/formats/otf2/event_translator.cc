@@ -40,6 +40,7 @@ double MetricNumber(OTF2_Type type, const OTF2_MetricValue& value) {
 
 OTF2_CallbackCode EventTranslator::Take(const EventRecord& r) {
   return Record(r.time, [&](double when) {
+    if (hold_messages_) Position(r.location, r.time);
     switch (r.kind) {
       case EventRecord::Kind::kPunctual:
         return Punctual(r.location, when, r.name, trace_.strings().Intern(r.name), r.attributes);
@@ -125,6 +126,9 @@ OTF2_CallbackCode EventTranslator::Record(OTF2_TimeStamp time, F&& f) {
     first_ = std::min(first_, when);
     last_ = std::max(last_, when);
     f(when);
+    // Stores a record creates (links are created at the end, when shared).
+    if (hold_messages_)
+      while (stores_at_.size() < trace_.stores().size()) stores_at_.push_back({now_.latest, now_.location, ++now_.seq});
     return OTF2_CALLBACK_SUCCESS;
   } catch (...) {
     error_ = std::current_exception();
@@ -183,7 +187,32 @@ StringId EventTranslator::EntityType(TypeKind kind, ContainerId container, const
   StringId identifier = trace_.strings().Intern("type:" + std::to_string(types_.size() + link_types_.size()));
   simulator_.DefineEntityType(kind, parent_identifier, trace_.strings().Intern(name), identifier, kEmptyString);
   types_.emplace(std::move(key), identifier);
+  if (hold_messages_) NoteUse({kind, parent_type, kNone, kNone, name});
   return identifier;
+}
+
+void EventTranslator::Position(OTF2_LocationRef location, OTF2_TimeStamp time) {
+  auto it = locations_.find(location);
+  if (it == locations_.end()) return;  // the record fails (At)
+  it->second.latest = std::max(it->second.latest, time);
+  now_.latest = it->second.latest;
+  now_.location = location;
+}
+
+void EventTranslator::NoteUse(TypeKey type) {
+  if (!noted_.insert(type).second) return;
+  ++now_.seq;
+  type_uses_.push_back({now_, std::move(type)});
+}
+
+void EventTranslator::NoteLinkUse(OTF2_LocationRef sender, OTF2_LocationRef receiver) {
+  if (!noted_pairs_.emplace(sender, receiver).second) return;
+  ContainerId from = At(sender).container, to = At(receiver).container;
+  ContainerId common = Common(from, to);
+  TypeKey type{TypeKind::kLink, trace_.container(common).type, trace_.container(from).type,
+               trace_.container(to).type, "MPI message"};
+  link_store_uses_.push_back({{now_.latest, now_.location, ++now_.seq}, common, type});
+  NoteUse(std::move(type));
 }
 
 StringId EventTranslator::LinkType(ContainerId parent, ContainerId start, ContainerId end) {
@@ -292,12 +321,22 @@ void EventTranslator::Message(bool send, OTF2_LocationRef location, double time,
     Punctual(location, time, kind, trace_.strings().Intern(kind), attributes);
     return;
   }
-  MessageHalf half{send, time, send ? location : *peer_ref, send ? *peer_ref : location, comm, tag, length, 0, {}};
+  MessageHalf half{send, time, send ? location : *peer_ref, send ? *peer_ref : location, comm, tag, length, 0, {}, {}};
   half.n = (send ? sent_ : received_)[Channel{comm, half.sender, half.receiver, tag}]++;
   if (!hold_messages_) return Simulate(half, attributes);
+  NoteLinkUse(half.sender, half.receiver);  // a whole reading defines its type here
+  half.at = {now_.latest, now_.location, ++now_.seq};
   Attributes(attributes);
   half.fields = extras_;
   held_.push_back(std::move(half));
+}
+
+ContainerId EventTranslator::Common(ContainerId a, ContainerId b) const {
+  std::vector<ContainerId> above_a;
+  for (ContainerId c = a; c != kNone; c = trace_.container(c).parent) above_a.push_back(c);
+  ContainerId common = b;
+  while (std::find(above_a.begin(), above_a.end(), common) == above_a.end()) common = trace_.container(common).parent;
+  return common;
 }
 
 void EventTranslator::Simulate(const MessageHalf& half, std::span<const RawAttribute> attributes) {
@@ -308,12 +347,7 @@ void EventTranslator::Simulate(const MessageHalf& half, std::span<const RawAttri
                 half.sender, half.receiver, half.tag, half.n);
 
   // The link lives in the lowest container holding both ends.
-  std::vector<ContainerId> above_sender;
-  for (ContainerId c = sender.container; c != kNone; c = trace_.container(c).parent) above_sender.push_back(c);
-  ContainerId common = receiver.container;
-  while (std::find(above_sender.begin(), above_sender.end(), common) == above_sender.end())
-    common = trace_.container(common).parent;
-
+  ContainerId common = Common(sender.container, receiver.container);
   StringId type = LinkType(common, sender.container, receiver.container);
   auto c = defs_.comms.find(half.comm);
   std::string comm_name =
@@ -353,13 +387,18 @@ void EventTranslator::FinishShared(formats::PartExchange& share,
     }
     formats::BytesOut& o = out[static_cast<size_t>(to)];
     o.Put(h.send), o.Put(h.time), o.Put(h.sender), o.Put(h.receiver), o.Put(h.comm), o.Put(h.tag);
-    o.Put(h.length), o.Put(h.n), o.Put<uint64_t>(h.fields.size());
+    // The position's location is the half's own (the sender's, or the receiver's).
+    o.Put(h.length), o.Put(h.n), o.Put(h.at.latest), o.Put(h.at.seq);
+    o.Put<uint64_t>(h.fields.size());
     for (const ExtraField& f : h.fields) o.PutString(trace_.Str(f.name)), o.PutString(trace_.Str(f.value));
   }
   held_.clear();
   std::vector<std::string> to;
   for (formats::BytesOut& o : out) to.push_back(std::move(o.bytes()));
   const std::vector<std::string> from = share.AllToAll(to);
+  // Types defined in several orders: the whole reading's.
+  std::vector<TypeKey> types;
+  if (share.parts() > 1) types = AgreeOnTypes(type_uses_, share);
   // No collective call below: a part may throw from here on.
 
   for (const std::string& bytes : from) {
@@ -369,6 +408,8 @@ void EventTranslator::FinishShared(formats::PartExchange& share,
       h.send = in.Get<bool>(), h.time = in.Get<double>(), h.sender = in.Get<OTF2_LocationRef>();
       h.receiver = in.Get<OTF2_LocationRef>(), h.comm = in.Get<OTF2_CommRef>(), h.tag = in.Get<uint32_t>();
       h.length = in.Get<uint64_t>(), h.n = in.Get<uint64_t>();
+      h.at.latest = in.Get<OTF2_TimeStamp>(), h.at.location = h.send ? h.sender : h.receiver;
+      h.at.seq = in.Get<uint64_t>();
       for (auto k = in.Get<uint64_t>(); k > 0; --k) {
         StringId name = trace_.strings().Intern(in.GetString());
         h.fields.push_back({name, trace_.strings().Intern(in.GetString())});
@@ -383,23 +424,24 @@ void EventTranslator::FinishShared(formats::PartExchange& share,
   // Containers begin with the archive's first record, as in a whole reading.
   for (ContainerId c = 1; c < trace_.containers().size(); ++c) trace_.container(c).start = first;
 
-  // Links in the order a whole reading completes them: by the time of
-  // their later half (link stores must stay in time order).
+  // Links in the order a whole reading completes them: at their later
+  // half's record (link stores stay in time order).
   std::map<std::tuple<OTF2_CommRef, OTF2_LocationRef, OTF2_LocationRef, uint32_t, uint64_t>, std::vector<size_t>>
       links;
   for (size_t i = 0; i < halves.size(); ++i) {
     const MessageHalf& h = halves[i];
     links[{h.comm, h.sender, h.receiver, h.tag, h.n}].push_back(i);
   }
-  std::vector<std::pair<double, const std::vector<size_t>*>> order;
+  std::vector<std::pair<ReadingPosition, const std::vector<size_t>*>> order;
   for (auto& [key, ends] : links) {
-    std::stable_sort(ends.begin(), ends.end(), [&](size_t a, size_t b) { return halves[a].time < halves[b].time; });
-    order.emplace_back(halves[ends.back()].time, &ends);
+    std::sort(ends.begin(), ends.end(), [&](size_t a, size_t b) { return halves[a].at < halves[b].at; });
+    order.emplace_back(halves[ends.back()].at, &ends);
   }
-  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [time, ends] : order)
     for (size_t i : *ends) Simulate(halves[i], {});
   Finish(first, last);
+  if (share.parts() > 1) NumberTypesAsWhole(trace_, types);
 }
 
 }  // namespace macroscope::otf2

@@ -37,6 +37,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <tuple>
@@ -47,6 +48,7 @@
 
 #include "formats/otf2/definitions.h"
 #include "formats/otf2/event_record.h"
+#include "formats/otf2/part_types.h"
 #include "formats/part_exchange.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
@@ -65,12 +67,22 @@ class EventTranslator : public RecordSink {
   // [first event, last event] (both 0 when there was no event).
   void Finish();
 
-  // Shared reading: messages are held from now on (call before the records).
+  // Shared reading: messages are held from now on, and the first use of
+  // every entity type noted (part_types.h; call before the records).
   void HoldMessages() { hold_messages_ = true; }
   // Instead of Finish(), collectively with the other parts: `owner` says
   // which part reads a location. Collective calls come first, so that a
   // part that throws here (SimulationError) throws after its last one.
+  // With several parts, the trace ends with the whole reading's types.
   void FinishShared(formats::PartExchange& share, const std::function<int(OTF2_LocationRef)>& owner);
+
+  // Shared reading: where a whole reading creates each store of the trace
+  // (part_stores.h), the positions of the stores created by records, in
+  // store order (the stores after them are links, created at the end) ...
+  const std::vector<ReadingPosition>& stores_at() const { return stores_at_; }
+  // ... and the first half of a message this part read per link store
+  // (container, type), a whole reading creating a link store at the first.
+  const std::vector<StoreUse>& link_store_uses() const { return link_store_uses_; }
 
   uint64_t records() const { return records_; }
   // The first exception thrown while translating a record (null if none).
@@ -80,6 +92,7 @@ class EventTranslator : public RecordSink {
   struct Location {
     StringId identifier = kEmptyString;  // the container's alias
     ContainerId container = kNone;
+    OTF2_TimeStamp latest = 0;  // the greatest time of its records so far
   };
   // One end of an MPI message; `n`: the message's rank among those of its
   // (communicator, sender, receiver, tag), counted by the side that saw it.
@@ -91,6 +104,7 @@ class EventTranslator : public RecordSink {
     uint32_t tag = 0;
     uint64_t length = 0, n = 0;
     std::vector<ExtraField> fields;  // the record's attributes
+    ReadingPosition at;              // its record's, in a whole reading
   };
 
   // Runs `f` for one record at `time`, counting it, creating the containers
@@ -109,6 +123,13 @@ class EventTranslator : public RecordSink {
   // `container`, defined on first use.
   StringId EntityType(TypeKind kind, ContainerId container, const std::string& name);
   StringId LinkType(ContainerId parent, ContainerId start, ContainerId end);
+  // The lowest container holding both.
+  ContainerId Common(ContainerId a, ContainerId b) const;
+  // Shared reading: where the record at `time` of `location` comes in a
+  // whole reading, and the first uses of types there.
+  void Position(OTF2_LocationRef location, OTF2_TimeStamp time);
+  void NoteUse(TypeKey type);
+  void NoteLinkUse(OTF2_LocationRef sender, OTF2_LocationRef receiver);
   StringId Identifier(ContainerId container) const;
   const Location& At(OTF2_LocationRef location) const;
   // The record's attributes as user fields, in extras_.
@@ -143,6 +164,12 @@ class EventTranslator : public RecordSink {
   std::vector<ExtraField> extras_;
   bool hold_messages_ = false;
   std::vector<MessageHalf> held_;
+  ReadingPosition now_;  // the current record's, seq counting the notes
+  std::vector<ReadingPosition> stores_at_;
+  std::vector<StoreUse> link_store_uses_;
+  std::vector<TypeUse> type_uses_;
+  std::set<TypeKey> noted_;
+  std::set<std::pair<OTF2_LocationRef, OTF2_LocationRef>> noted_pairs_;
 };
 
 }  // namespace macroscope::otf2

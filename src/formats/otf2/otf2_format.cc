@@ -27,7 +27,8 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   // cores, the sequential reader: see bench/read_threads).
   const int threads = options.threads > 0 ? options.threads
                                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
-  ArchiveStats s = ReadArchive(files.front(), simulator, trace, options.share, threads);
+  // `paje.gather`: the import's wish, for every reader in parts.
+  ArchiveStats s = ReadArchive(files.front(), simulator, trace, options.share, threads, options.paje.gather);
   return {s.records, s.bytes};
 }
 
