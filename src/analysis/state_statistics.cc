@@ -53,13 +53,21 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
       }
     }
   }
+  // Types of one name under different container types (the "Region" of CPU
+  // threads and of GPU streams) make one row, as they make one model type
+  // (trace_model.cc) and as the rows of an MPI job's ranks meet, by name.
+  std::map<std::tuple<std::string, std::string, std::string>, StatisticsRow> named;
   for (auto& [key, row] : rows) {
     auto [kind, type, value] = key;
-    row.kind = std::string(TypeKindName(kind));
-    row.type = std::string(trace.Str(trace.type(type).name));
-    row.value = std::string(trace.Str(value));
-    out.rows.push_back(row);
+    std::string kind_name(TypeKindName(kind)), type_name(trace.Str(trace.type(type).name)), value_name(trace.Str(value));
+    StatisticsRow& into = named[{kind_name, type_name, value_name}];
+    into.kind = kind_name;
+    into.type = type_name;
+    into.value = value_name;
+    into.count += row.count;
+    into.time.Merge(row.time);
   }
+  for (auto& [key, row] : named) out.rows.push_back(std::move(row));
   FinishStatistics(out);
   return out;
 }

@@ -169,15 +169,21 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
   }
 
   // Model types: "Type:value" for valued kinds, the type name for variables.
+  // Types of one name under different container types (the "Region" of CPU
+  // threads and of GPU streams) are one model type: a leaf holds one of
+  // them, and the overview shows one name once.
   std::map<std::pair<TypeId, StringId>, int32_t> type_index;
+  std::map<std::string, int32_t> index_of_name;
   std::vector<std::string> type_names;
   auto type_of_slow = [&](TypeId t, StringId v) {
     auto key = std::make_pair(t, kind == TypeKind::kVariable ? kEmptyString : v);
-    auto [it, fresh] = type_index.emplace(key, static_cast<int32_t>(type_names.size()));
+    auto [it, fresh] = type_index.emplace(key, 0);
     if (fresh) {
       std::string name(trace.Str(trace.type(t).name));
       if (kind != TypeKind::kVariable) name += ":" + std::string(trace.Str(v));
-      type_names.push_back(name);
+      auto [named, new_name] = index_of_name.emplace(name, static_cast<int32_t>(type_names.size()));
+      if (new_name) type_names.push_back(name);
+      it->second = named->second;
     }
     return it->second;
   };

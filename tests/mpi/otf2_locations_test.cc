@@ -30,6 +30,14 @@ TEST_F(MpiMixedTypes, InfoIsTheSingleProcesss) {
   ExpectSameUnderMpirun("info --json " + anchor_);
 }
 
+// Two "Region" types (of CPU threads and of accelerator streams) are one
+// model type and one statistics row, in the single process (where the
+// model refused them before) as in the job, whose ranks meet rows by name.
+TEST_F(MpiMixedTypes, StatsAndAggregateAreTheSingleProcesss) {
+  ExpectSameUnderMpirun("stats --format csv " + anchor_);
+  ExpectSameUnderMpirun("aggregate --mode temporal --slices 10 --p 0.5 " + anchor_);
+}
+
 TEST_F(MpiMixedTypes, ImportWritesTheSingleProcesssStore) {
   TempDir out;
   ExpectSameImportUnderMpirun(anchor_, out.path());

@@ -40,6 +40,24 @@ TEST(StateStatistics, WholeTrace) {
   EXPECT_EQ(tick->count, 1u);
 }
 
+// Two state types of one name under different container types make one
+// row (one model type too: trace_model_test.cc).
+TEST(StateStatistics, TypesOfOneNameAreOneRow) {
+  Trace trace = testing::ReadSmallTrace(std::string(R"(0 G N GPU
+1 SG G State
+3 0 g1 G n1 g1
+4 0 g1 SG A
+4 4 g1 SG B
+)") + kBody);
+  Statistics s = ComputeStatistics(trace, {});
+  ASSERT_EQ(s.rows.size(), 3u);  // State A, State B, Event tick
+  const StatisticsRow* a = Find(s, "A");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->count, 3u);
+  EXPECT_DOUBLE_EQ(a->total_time, 17);  // 13 on p1 and p2, 4 on g1
+  EXPECT_DOUBLE_EQ(Find(s, "B")->total_time, 13);  // 7 on p1, 6 on g1
+}
+
 TEST(StateStatistics, WindowAndContainers) {
   Trace trace = testing::ReadSmallTrace(kBody);
   StatisticsRequest r;

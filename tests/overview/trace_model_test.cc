@@ -48,6 +48,26 @@ TEST(TraceModel, StateTimeIsClippedToSlices) {
   EXPECT_DOUBLE_EQ(At(m, "n1/p2", "State:C", 1), 0);
 }
 
+// Two state types of one name under different container types (the
+// "Region" of CPU threads and of GPU streams) are one model type: the
+// model was refused before ("duplicate type").
+TEST(TraceModel, TypesOfOneNameAreOneModelType) {
+  Trace trace = ReadSmallTrace(std::string(R"(0 G N GPU
+1 SG G State
+3 0 g1 G n1 g1
+4 0 g1 SG A
+4 4 g1 SG B
+)") + kBody);
+  ModelRequest r;
+  r.slices = 2;
+  MicroModel m = BuildModel(trace, r);
+  EXPECT_EQ(m.types(), (std::vector<std::string>{"State:A", "State:B", "State:C"}));
+  EXPECT_DOUBLE_EQ(At(m, "n1/g1", "State:A", 0), 4);
+  EXPECT_DOUBLE_EQ(At(m, "n1/g1", "State:B", 0), 1);
+  EXPECT_DOUBLE_EQ(At(m, "n1/g1", "State:B", 1), 5);
+  EXPECT_DOUBLE_EQ(At(m, "n1/p1", "State:A", 0), 3);
+}
+
 TEST(TraceModel, RangeSubWindow) {
   Trace trace = ReadSmallTrace(kBody);
   ModelRequest r;
