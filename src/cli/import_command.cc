@@ -27,8 +27,9 @@ void RunImport(const ImportArgs& args) {
     output = args.files.front() + ".mstore";
   }
   // Under mpirun: every rank reads its byte range of a Pajé file or its
-  // locations of an OTF2 archive and rank 0 gathers the stores; other
-  // traces are read whole by every rank (docs/mpi.md). Rank 0 alone writes.
+  // locations of an OTF2 archive and rank 0 gathers the stores, or decodes
+  // its share of a CTF trace's streams; other traces are read whole by
+  // every rank (docs/mpi.md). Rank 0 alone writes.
   formats::ReadOptions read = args.read;
   read.share = mpi::ShareByRange(args.files);
   read.paje.gather = true;

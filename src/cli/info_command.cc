@@ -120,10 +120,10 @@ void RegisterInfoCommand(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print JSON (shape documented in docs/info.md)");
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
-    // Under mpirun: every process reads its byte range of a Pajé file or
-    // its locations of an OTF2 archive, rank 0 sums the entities per type
-    // and alone prints (docs/mpi.md); the types and containers are the
-    // same in every process.
+    // Under mpirun: every process reads its byte range of a Pajé file, its
+    // locations of an OTF2 archive or its share of a CTF trace's streams,
+    // rank 0 sums the entities per type and alone prints (docs/mpi.md); the
+    // types and containers are the same in every process.
     mpi::World* world = mpi::Launched();
     formats::ReadOptions read = args->read;
     read.share = mpi::ShareByRange(args->files);

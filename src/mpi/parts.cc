@@ -35,10 +35,13 @@ formats::PartExchange* ShareFor(const std::vector<std::string>& files) {
 
 formats::PartExchange* ShareByRange(const std::vector<std::string>& files) {
   // These readers end every part with the whole reading's ids: Pajé by
-  // definition order, OTF2 by agreeing on the order of first uses.
+  // definition order, OTF2 by agreeing on the order of first uses, CTF as
+  // every part maps the whole trace.
   World* world = Launched();
   const std::string_view format = FormatOf(files);
-  return world != nullptr && ((format == "otf2" && files.size() == 1) || format == "paje") ? world : nullptr;
+  return world != nullptr && ((format == "otf2" && files.size() == 1) || format == "paje" || format == "ctf")
+             ? world
+             : nullptr;
 }
 
 void OnRoot(World* world, const std::function<void()>& f) {

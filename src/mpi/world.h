@@ -35,8 +35,9 @@ formats::PartExchange* ShareFor(const std::vector<std::string>& files);
 
 // The world for a trace whose parts all build the whole type and container
 // trees with a whole reading's ids (Pajé files, read by byte range; an
-// OTF2 archive, by location), for commands that sum per type (info) or put
-// the parts' stores back together (import); else null.
+// OTF2 archive, by location; CTF streams, every part mapping them all), for
+// commands that sum per type (info) or put the parts' stores back together
+// (import); else null.
 formats::PartExchange* ShareByRange(const std::vector<std::string>& files);
 
 // Ends the whole job when this process fails on its own (an internal

@@ -32,6 +32,11 @@ TEST(MpiCtf, StreamsDecodedByTheRanksAreTheSingleProcesss) {
     ExpectSameUnderMpirun("stats --format csv " + trace, &exchanged);
     EXPECT_GT(exchanged, 0) << "the ranks sent their events";
     ExpectSameUnderMpirun("aggregate --plist " + trace);
+    // Every rank maps the whole trace, with the whole reading's ids: info
+    // sums rank 0's counts, import writes rank 0's entities.
+    ExpectSameUnderMpirun("info --json " + trace);
+    TempDir out;
+    ExpectSameImportUnderMpirun(trace, out.path());
   }
 }
 
