@@ -11,8 +11,9 @@
 
 namespace macroscope {
 
-// Execs this binary (/proc/self/exe) with `argv` and GLIBC_TUNABLES extended by
-// glibc.malloc.hugetlb=1 (and the heap's settings), unless the tunable is set already (by an earlier
+// Execs this binary (by its own path, so that it keeps its name) with `argv`
+// and GLIBC_TUNABLES extended by glibc.malloc.hugetlb=1 (and the heap's
+// settings), unless the tunable is set already (by an earlier
 // start, or by the user), MACROSCOPE_HUGE_PAGES=0, the kernel has
 // transparent huge pages off, or the process runs under valgrind (which
 // would not follow it). Returns when it does not, or when exec fails.

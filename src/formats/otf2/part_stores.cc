@@ -10,20 +10,6 @@
 
 namespace macroscope::otf2 {
 
-namespace {
-
-void PutPosition(formats::BytesOut& out, const ReadingPosition& at) {
-  out.Put(at.latest), out.Put(at.location), out.Put(at.seq);
-}
-
-ReadingPosition GetPosition(formats::BytesIn& in) {
-  ReadingPosition at;
-  at.latest = in.Get<OTF2_TimeStamp>(), at.location = in.Get<OTF2_LocationRef>(), at.seq = in.Get<uint64_t>();
-  return at;
-}
-
-}  // namespace
-
 void GatherStores(formats::PartExchange& share, Trace& trace, const std::vector<ReadingPosition>& stores_at,
                   const std::vector<StoreUse>& link_uses) {
   // The positions first (a few per store), then the stores.

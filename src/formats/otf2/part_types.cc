@@ -14,10 +14,20 @@ TypeKey KeyOf(const Trace& trace, const Type& t) {
 
 }  // namespace
 
+void PutPosition(formats::BytesOut& out, const ReadingPosition& at) {
+  out.Put(at.latest), out.Put(at.location), out.Put(at.seq);
+}
+
+ReadingPosition GetPosition(formats::BytesIn& in) {
+  ReadingPosition at;
+  at.latest = in.Get<OTF2_TimeStamp>(), at.location = in.Get<OTF2_LocationRef>(), at.seq = in.Get<uint64_t>();
+  return at;
+}
+
 std::vector<TypeKey> AgreeOnTypes(const std::vector<TypeUse>& mine, formats::PartExchange& share) {
   formats::BytesOut out;
   for (const TypeUse& u : mine) {
-    out.Put(u.at.latest), out.Put(u.at.location), out.Put(u.at.seq);
+    PutPosition(out, u.at);
     out.Put(static_cast<uint8_t>(u.type.kind)), out.Put(u.type.parent), out.Put(u.type.start), out.Put(u.type.end);
     out.PutString(u.type.name);
   }
@@ -26,7 +36,7 @@ std::vector<TypeKey> AgreeOnTypes(const std::vector<TypeUse>& mine, formats::Par
     formats::BytesIn in(bytes);
     while (!in.done()) {
       TypeUse u;
-      u.at.latest = in.Get<OTF2_TimeStamp>(), u.at.location = in.Get<OTF2_LocationRef>(), u.at.seq = in.Get<uint64_t>();
+      u.at = GetPosition(in);
       u.type.kind = static_cast<TypeKind>(in.Get<uint8_t>());
       u.type.parent = in.Get<TypeId>(), u.type.start = in.Get<TypeId>(), u.type.end = in.Get<TypeId>();
       u.type.name = in.GetString();

@@ -40,6 +40,10 @@ struct ReadingPosition {
   auto operator<=>(const ReadingPosition&) const = default;
 };
 
+// A position as the parts send it to one another (part_exchange.h).
+void PutPosition(formats::BytesOut& out, const ReadingPosition& at);
+ReadingPosition GetPosition(formats::BytesIn& in);
+
 // An entity type as every part names it: container type ids are the same
 // in every part.
 struct TypeKey {
