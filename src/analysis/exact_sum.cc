@@ -45,30 +45,48 @@ double Rounded(const std::vector<double>& partials) {
 
 }  // namespace
 
+ExactSum::ExactSum(const ExactSum& other)
+    : hi_(other.hi_), lo_(other.lo_),
+      overflow_(other.overflow_ ? std::make_unique<Overflow>(*other.overflow_) : nullptr) {}
+
+ExactSum& ExactSum::operator=(const ExactSum& other) {
+  if (this != &other) *this = ExactSum(other);
+  return *this;
+}
+
 void ExactSum::Spill(double error) {
   if (!std::isfinite(hi_) || !std::isfinite(lo_)) {  // beyond the largest double: infinite
-    special_ += std::isfinite(hi_) ? lo_ : hi_;
+    Rare().special += std::isfinite(hi_) ? lo_ : hi_;
     hi_ = lo_ = 0;
     return;
   }
-  AddPartial(partials_, error);
+  AddPartial(Rare().partials, error);
 }
 
 void ExactSum::Merge(const ExactSum& other) {
+  if (!other.overflow_) {  // hi and lo are its terms (copied first: `other` may be this sum)
+    const double hi = other.hi_, lo = other.lo_;
+    Add(hi);
+    Add(lo);
+    return;
+  }
   for (const double x : other.Terms()) Add(x);  // a copy: `other` may be this sum
 }
 
 double ExactSum::Value() const {
-  if (special_ != 0) return special_;  // +-inf or NaN (0 while none)
-  std::vector<double> partials = partials_;
+  // Without partials the exact sum is hi + lo, and one addition of two
+  // doubles rounds it to nearest, ties to even.
+  if (!overflow_) return hi_ + lo_;
+  if (overflow_->special != 0) return overflow_->special;  // +-inf or NaN (0 while none)
+  std::vector<double> partials = overflow_->partials;
   AddPartial(partials, lo_);
   AddPartial(partials, hi_);
   return Rounded(partials);
 }
 
 std::vector<double> ExactSum::Terms() const {
-  std::vector<double> terms = partials_;
-  for (const double x : {lo_, hi_, special_})
+  std::vector<double> terms = overflow_ ? overflow_->partials : std::vector<double>();
+  for (const double x : {lo_, hi_, overflow_ ? overflow_->special : 0.0})
     if (x != 0) terms.push_back(x);  // NaN too
   return terms;
 }

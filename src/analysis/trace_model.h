@@ -29,6 +29,8 @@ enum class Metric {
 // "state-time", "state-count", ... ; nullopt for an unknown name.
 std::optional<Metric> MetricFromName(std::string_view name);
 std::vector<std::string> MetricNames();
+// The kind of entity a metric counts.
+TypeKind MetricKind(Metric metric);
 
 struct ModelRequest {
   Metric metric = Metric::kStateTime;

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "formats/paje/generator.h"
+#include "model_comparison.h"
 #include "small_trace.h"
 #include "util/error.h"
 
@@ -126,25 +126,8 @@ TEST(TraceModel, FiltersAndErrors) {
 // Stores spread over threads give the one-thread model to the bit, for
 // every metric, on a generated trace of every entity kind.
 TEST(TraceModel, ThreadsGiveTheSameModel) {
-  paje::GeneratorOptions g;
-  g.depth = 2;
-  g.arity = 6;
-  g.values = 5;
-  g.events = 30000;
-  g.nested = true;
-  g.nesting = 3;
-  g.punctual = true;
-  g.links = true;
-  g.variables = true;
-  g.inner = true;
-  char* text = nullptr;
-  size_t size = 0;
-  std::FILE* out = open_memstream(&text, &size);
-  paje::GeneratePaje(g, out);
-  std::fclose(out);
   Trace trace;
-  paje::ReadPajeText(std::string_view(text, size), "generated.trace", {}, trace);
-  std::free(text);
+  paje::ReadPajeText(testing::EveryKindTrace(30000), "generated.trace", {}, trace);
   for (const std::string& name : MetricNames()) {
     ModelRequest r;
     r.metric = *MetricFromName(name);
@@ -152,15 +135,8 @@ TEST(TraceModel, ThreadsGiveTheSameModel) {
     MicroModel one = BuildModel(trace, r);
     r.threads = 3;
     MicroModel three = BuildModel(trace, r);
-    ASSERT_EQ(one.types(), three.types()) << name;
-    ASSERT_EQ(one.leaf_count(), three.leaf_count()) << name;
     EXPECT_GT(one.NonZeroSeriesCount(), 0) << name;
-    for (int32_t leaf = 0; leaf < one.leaf_count(); ++leaf)
-      for (int32_t type = 0; type < one.type_count(); ++type) {
-        std::span<const double> a = one.Series(leaf, type), b = three.Series(leaf, type);
-        ASSERT_EQ(std::vector<double>(a.begin(), a.end()), std::vector<double>(b.begin(), b.end()))
-            << name << " leaf " << leaf << " type " << type;
-      }
+    testing::ExpectSameModel(one, three, name);
   }
 }
 

@@ -1,0 +1,255 @@
+#include "analysis/model_accumulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+
+#include "util/error.h"
+
+namespace macroscope::analysis {
+
+namespace {
+
+bool IsTimeSum(Metric m) {
+  return m == Metric::kStateTime || m == Metric::kMeanStateDuration || m == Metric::kVariableMean;
+}
+
+// A node name usable in a slash path: no '/', unique among its siblings.
+std::string NodeName(std::string_view name, const Hierarchy& h, NodeId parent) {
+  std::string base(name.empty() ? "(unnamed)" : name);
+  std::replace(base.begin(), base.end(), '/', '_');
+  std::string candidate = base;
+  for (int k = 2; h.FindChild(parent, candidate); ++k) candidate = base + "#" + std::to_string(k);
+  return candidate;
+}
+
+}  // namespace
+
+int32_t Grid::SliceOf(double t) const {
+  auto s = static_cast<int32_t>((t - begin) / width);
+  return std::clamp(s, int32_t{0}, slices - 1);
+}
+
+ModelAccumulator::ModelAccumulator(Metric metric, Grid grid)
+    : metric_(metric), kind_(MetricKind(metric)), grid_(grid) {}
+
+void ModelAccumulator::Reserve(size_t stores) {
+  if (stores > stores_.size()) stores_.resize(stores);
+}
+
+ModelAccumulator::Series& ModelAccumulator::Find(StoreSeries& store, ContainerId holder, StringId value) {
+  // A store holds a few values (links: a few senders): a walk beats a map.
+  for (Series& s : store.series)
+    if (s.value == value && s.holder == holder) return s;
+  Series& s = store.series.emplace_back();
+  s.holder = holder;
+  s.value = value;
+  const size_t T = static_cast<size_t>(grid_.slices);
+  if (IsTimeSum(metric_)) s.sum.resize(T);
+  if (metric_ == Metric::kVariableMin) s.plain.assign(T, std::numeric_limits<double>::infinity());
+  else if (metric_ == Metric::kVariableMax) s.plain.assign(T, -std::numeric_limits<double>::infinity());
+  else if (!IsTimeSum(metric_) || metric_ == Metric::kMeanStateDuration) s.plain.assign(T, 0.0);
+  return s;
+}
+
+void ModelAccumulator::Add(uint32_t index, const EntityStore& s, size_t begin, size_t end) {
+  if (s.kind != kind_ || begin >= end) return;
+  if (index >= stores_.size()) stores_.resize(index + 1);  // streaming: one thread
+  StoreSeries& store = stores_[index];
+  const Grid& grid = grid_;
+  Series* last = nullptr;  // consecutive entities mostly share their series
+  for (size_t i = begin; i < end; ++i) {
+    const ContainerId holder = kind_ == TypeKind::kLink ? s.peer_start[i] : s.container;
+    if (holder == kNone) continue;
+    const StringId value = kind_ == TypeKind::kVariable ? kEmptyString : s.value[i];
+    if (last == nullptr || last->value != value || last->holder != holder) last = &Find(store, holder, value);
+    Series& series = *last;
+    const double a = s.start[i], b = s.End(i);
+    switch (metric_) {
+      case Metric::kStateCount:
+      case Metric::kEventCount:
+      case Metric::kLinkCount:
+        if (a >= grid.begin && a < grid.end) Feed(series, grid.SliceOf(a), 1, 0);
+        break;
+      default: {
+        const double x = kind_ == TypeKind::kVariable ? s.number[i] : 0;
+        grid.Spread(a, b, [&](int32_t t, double d) { Feed(series, t, d, x); });
+        break;
+      }
+    }
+  }
+}
+
+void ModelAccumulator::Feed(Series& series, int32_t t, double d, double x) const {
+  if (t != series.slice) Settle(series, t);
+  switch (metric_) {
+    case Metric::kStateTime: series.slice_sum.Add(d); break;
+    case Metric::kMeanStateDuration:
+      series.slice_sum.Add(d);
+      series.slice_plain += 1;
+      break;
+    case Metric::kStateCount:
+    case Metric::kEventCount:
+    case Metric::kLinkCount: series.slice_plain += 1; break;
+    case Metric::kVariableMean: series.slice_sum.Add(x * d / grid_.width); break;
+    case Metric::kVariableMin: series.slice_plain = std::min(series.slice_plain, x); break;
+    case Metric::kVariableMax: series.slice_plain = std::max(series.slice_plain, x); break;
+  }
+}
+
+void ModelAccumulator::Settle(Series& series, int32_t next) const {
+  if (const int32_t t = series.slice; t >= 0) {
+    if (!series.sum.empty()) {
+      series.sum[t].Merge(series.slice_sum);
+      series.slice_sum = ExactSum();
+    }
+    if (!series.plain.empty()) {
+      double& cell = series.plain[t];
+      if (metric_ == Metric::kVariableMin) cell = std::min(cell, series.slice_plain);
+      else if (metric_ == Metric::kVariableMax) cell = std::max(cell, series.slice_plain);
+      else cell += series.slice_plain;
+    }
+  }
+  series.slice = next;
+  series.slice_plain = metric_ == Metric::kVariableMin   ? std::numeric_limits<double>::infinity()
+                       : metric_ == Metric::kVariableMax ? -std::numeric_limits<double>::infinity()
+                                                         : 0;
+}
+
+void ModelAccumulator::Close(uint32_t index) {
+  if (index >= stores_.size()) return;
+  for (Series& series : stores_[index].series) {
+    if (!series.closed.empty()) continue;
+    Settle(series, -1);
+    series.closed.resize(static_cast<size_t>(grid_.slices));
+    for (size_t t = 0; t < series.closed.size(); ++t) {
+      double x = series.sum.empty() ? series.plain[t] : series.sum[t].Value();
+      if (metric_ == Metric::kMeanStateDuration) x = series.plain[t] > 0 ? x / series.plain[t] : 0;
+      series.closed[t] = x;
+    }
+    std::vector<ExactSum>().swap(series.sum);
+    std::vector<double>().swap(series.plain);
+  }
+}
+
+MicroModel ModelAccumulator::Model(const Trace& trace, const ModelRequest& request) {
+  for (uint32_t index = 0; index < stores_.size(); ++index) Close(index);
+
+  // Entity types of the metric's kind, filtered by name.
+  std::set<TypeId> kept_types;
+  for (TypeId t = 0; t < trace.types().size(); ++t)
+    if (trace.type(t).kind == kind_) kept_types.insert(t);
+  if (!request.types.empty()) {
+    std::set<TypeId> chosen;
+    for (const auto& name : request.types) {
+      bool found = false;
+      for (TypeId t : kept_types)
+        if (trace.Str(trace.type(t).name) == name || trace.Str(trace.type(t).alias) == name) {
+          chosen.insert(t);
+          found = true;
+        }
+      if (!found) throw UserError("unknown " + std::string(TypeKindName(kind_)) + " type '" + name + "'");
+    }
+    kept_types = std::move(chosen);
+  }
+
+  // Hierarchy mirroring the containers that carry kept entities (and their ancestors).
+  Hierarchy hierarchy;
+  std::vector<NodeId> node_of(trace.containers().size(), -1);
+  node_of[kRootContainer] = Hierarchy::kRoot;
+  std::vector<ContainerId> order{kRootContainer};
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Container& c = trace.container(order[i]);
+    for (ContainerId child : c.children) {
+      node_of[child] = hierarchy.AddChild(node_of[order[i]], NodeName(trace.Str(trace.container(child).name), hierarchy,
+                                                                     node_of[order[i]]));
+      order.push_back(child);
+    }
+  }
+  // Container filter: keep only entities under the given paths.
+  std::vector<bool> in_scope(trace.containers().size(), request.containers.empty());
+  for (const auto& path : request.containers) {
+    auto node = hierarchy.FindPath(path);
+    if (!node) throw UserError("unknown container '" + path + "'");
+    for (size_t c = 0; c < node_of.size(); ++c) {
+      for (NodeId n = node_of[c]; n != Hierarchy::kNoParent; n = hierarchy.Parent(n))
+        if (n == *node) {
+          in_scope[c] = true;
+          break;
+        }
+    }
+  }
+
+  // Model types: "Type:value" for valued kinds, the type name for variables.
+  // Types of one name under different container types (the "Region" of CPU
+  // threads and of GPU streams) are one model type: a leaf holds one of
+  // them, and the overview shows one name once.
+  std::map<std::pair<TypeId, StringId>, int32_t> type_index;
+  std::map<std::string, int32_t> index_of_name;
+  std::vector<std::string> type_names;
+  auto type_of = [&](TypeId t, StringId v) {
+    auto [it, fresh] = type_index.emplace(std::make_pair(t, v), 0);
+    if (fresh) {
+      std::string name(trace.Str(trace.type(t).name));
+      if (kind_ != TypeKind::kVariable) name += ":" + std::string(trace.Str(v));
+      auto [named, new_name] = index_of_name.emplace(name, static_cast<int32_t>(type_names.size()));
+      if (new_name) type_names.push_back(name);
+      it->second = named->second;
+    }
+    return it->second;
+  };
+  const std::vector<EntityStore>& stores = trace.stores();
+  auto relevant = [&](uint32_t index) {
+    return index < stores.size() && stores[index].kind == kind_ && kept_types.count(stores[index].type) > 0;
+  };
+  // Names of types, leaves for containers that hold data.
+  std::vector<NodeId> leaf_of(trace.containers().size(), -1);
+  for (uint32_t index = 0; index < stores_.size(); ++index) {
+    if (!relevant(index)) continue;
+    for (const Series& series : stores_[index].series) {
+      if (!in_scope[series.holder]) continue;
+      if (leaf_of[series.holder] < 0) leaf_of[series.holder] = hierarchy.LeafFor(node_of[series.holder]);
+      type_of(stores[index].type, series.value);
+    }
+  }
+  // Model types in name order, so that the output does not depend on the
+  // order entities were met.
+  std::vector<std::string> sorted_names = type_names;
+  std::sort(sorted_names.begin(), sorted_names.end());
+  std::vector<int32_t> remap(type_names.size());
+  for (size_t i = 0; i < type_names.size(); ++i)
+    remap[i] = static_cast<int32_t>(std::lower_bound(sorted_names.begin(), sorted_names.end(), type_names[i]) -
+                                    sorted_names.begin());
+
+  // Every leaf that holds data was created above: the hierarchy is final.
+  MicroModel model(std::move(hierarchy), std::move(sorted_names), grid_.slices);
+  model.set_range({grid_.begin, grid_.end, trace.time_base()});
+  // Store by store, each store's series in model type order: a cell that
+  // several stores feed (types of one name) sums them in one order.
+  std::vector<std::pair<int32_t, const Series*>> by_type;
+  for (uint32_t index = 0; index < stores_.size(); ++index) {
+    if (!relevant(index)) continue;
+    by_type.clear();
+    for (const Series& series : stores_[index].series)
+      if (in_scope[series.holder]) by_type.emplace_back(remap[type_index.at({stores[index].type, series.value})], &series);
+    std::stable_sort(by_type.begin(), by_type.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [j, series] : by_type) {
+      for (int32_t t = 0; t < grid_.slices; ++t) {
+        const double x = series->closed[t];
+        if (!std::isfinite(x) || x <= 0) continue;  // the model holds values >= 0; empty slices stay 0
+        model.Add(leaf_of[series->holder], j, t, x);
+      }
+    }
+  }
+  return model;
+}
+
+void ModelSink::Completed(const Trace& trace, const EntityStore& store, size_t begin, size_t end) {
+  accumulator_.Add(static_cast<uint32_t>(&store - trace.stores().data()), store, begin, end);
+}
+
+}  // namespace macroscope::analysis

@@ -1,0 +1,109 @@
+// The microscopic model's sums, gathered as entities come: a whole trace
+// store by store (BuildModel, trace_model.h) or the chunks a streaming
+// reading hands over (ModelSink), in any order and any split, with the same
+// model to the bit: each (store, holder, value) has its series over the
+// slices, time sums are exact (exact_sum.h) and rounded once, when the
+// model is made. A streaming reading hands a nested state over after the
+// states it holds, so a plain sum would depend on the path.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "analysis/exact_sum.h"
+#include "analysis/micro_model.h"
+#include "analysis/trace_model.h"
+#include "model/entity_sink.h"
+#include "model/trace.h"
+
+namespace macroscope::analysis {
+
+// Slices as a grid over [begin, end).
+struct Grid {
+  double begin, end, width;
+  int32_t slices;
+  Grid(double begin, double end, int32_t slices)
+      : begin(begin), end(end), width((end - begin) / slices), slices(slices) {}
+  int32_t SliceOf(double t) const;
+  // Calls f(slice, overlap) for every slice [a, b) meets.
+  template <class F>
+  void Spread(double a, double b, F&& f) const {
+    a = std::max(a, begin);
+    b = std::min(b, end);
+    if (!(a < b)) return;
+    for (int32_t s = SliceOf(a); s < slices; ++s) {
+      double lo = begin + s * width, hi = s + 1 == slices ? end : lo + width;
+      if (lo >= b) break;
+      double overlap = std::min(b, hi) - std::max(a, lo);
+      if (overlap > 0) f(s, overlap);
+    }
+  }
+};
+
+class ModelAccumulator {
+ public:
+  // The metric's entities over `grid` (the range already checked).
+  ModelAccumulator(Metric metric, Grid grid);
+
+  // Room for stores [0, stores): Add() for different stores may then run
+  // on different threads at once.
+  void Reserve(size_t stores);
+  // Entities [begin, end) of `store`, the trace's store number `index`;
+  // stores of another kind than the metric's are skipped.
+  void Add(uint32_t index, const EntityStore& store, size_t begin, size_t end);
+  // Store `index` is complete: its series take their final values (sums
+  // rounded once, means divided), 8 bytes a slice instead of 24 or 32;
+  // nothing may be added to it after. Model() closes the stores
+  // still open.
+  void Close(uint32_t index);
+
+  // The model over `trace`'s containers and types as they are now, with
+  // the request's type and container filters (UserError for an unknown
+  // name or path); the range is the grid's.
+  MicroModel Model(const Trace& trace, const ModelRequest& request);
+
+ private:
+  // One (holder, value) of a store: the holder is the store's container,
+  // or a link's sender; the value kEmptyString for variables.
+  struct Series {
+    ContainerId holder;
+    StringId value;
+    // The slice entities last fed, summed here until another comes: the
+    // series' columns below are then touched once a slice, not once an
+    // entity (they were most of the reading's cache misses).
+    int32_t slice = -1;
+    ExactSum slice_sum;
+    double slice_plain = 0;
+    std::vector<ExactSum> sum;   // time sums (state time, variable mean)
+    std::vector<double> plain;   // counts, minima, maxima (exact as they are)
+    std::vector<double> closed;  // once closed: the model's values (sum and plain freed)
+  };
+  struct StoreSeries {
+    std::vector<Series> series;  // in the order first met
+  };
+  Series& Find(StoreSeries& store, ContainerId holder, StringId value);
+  // What the series holds for its current slice into its columns; then
+  // `next` is the current slice.
+  void Settle(Series& series, int32_t next) const;
+  // Adds one entity's share `d` of slice `t` (x: a variable's value).
+  void Feed(Series& series, int32_t t, double d, double x) const;
+
+  Metric metric_;
+  TypeKind kind_;
+  Grid grid_;
+  std::vector<StoreSeries> stores_;
+};
+
+// A streaming reading's entities into a ModelAccumulator (the reading's
+// thread calls it; model/entity_sink.h).
+class ModelSink : public EntitySink {
+ public:
+  explicit ModelSink(ModelAccumulator& accumulator) : accumulator_(accumulator) {}
+  void Completed(const Trace& trace, const EntityStore& store, size_t begin, size_t end) override;
+
+ private:
+  ModelAccumulator& accumulator_;
+};
+
+}  // namespace macroscope::analysis

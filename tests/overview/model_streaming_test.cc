@@ -1,0 +1,104 @@
+// The model built while a Pajé file is read (streaming, model_accumulator.h)
+// is the whole reading's model to the bit: for every metric, with nested
+// states handed over after the states they hold, with filters; and
+// `aggregate` prints the same from a file (streamed) as from standard input
+// (read whole), also when the file's last line does not tell its end.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analysis/model_accumulator.h"
+#include "analysis/trace_model.h"
+#include "formats/paje/last_time.h"
+#include "formats/paje/reader.h"
+#include "model_comparison.h"
+#include "test_support.h"
+
+namespace macroscope::analysis {
+namespace {
+
+using testing::ExpectSameModel;
+using testing::Quote;
+
+MicroModel Streamed(const std::string& path, const ModelRequest& request, size_t drain_interval) {
+  const std::optional<double> end = paje::LastEventTime(path, false);
+  EXPECT_TRUE(end.has_value());
+  ModelAccumulator accumulator(request.metric, Grid(0, end.value_or(1), request.slices));
+  ModelSink sink(accumulator);
+  paje::ReadOptions options;
+  options.simulator.sink = &sink;
+  options.simulator.drain_interval = drain_interval;
+  Trace trace;
+  paje::ReadPaje({path}, options, trace, 1);
+  EXPECT_EQ(trace.end_time(), end.value_or(1));
+  return accumulator.Model(trace, request);
+}
+
+TEST(ModelStreaming, StreamedModelIsTheWholeReadings) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/every_kind.trace";
+  testing::WriteText(path, testing::EveryKindTrace(30000));
+  Trace whole;
+  paje::ReadPaje({path}, {}, whole, 1);
+  for (const std::string& name : MetricNames()) {
+    ModelRequest r;
+    r.metric = *MetricFromName(name);
+    r.slices = 37;
+    const MicroModel expected = BuildModel(whole, r);
+    EXPECT_GT(expected.NonZeroSeriesCount(), 0) << name;
+    // A small interval hands states pushed over others out of their order.
+    for (size_t interval : {size_t{50}, size_t{1} << 20})
+      ExpectSameModel(expected, Streamed(path, r, interval), name + " interval " + std::to_string(interval));
+  }
+  ModelRequest filtered;
+  filtered.slices = 11;
+  filtered.types = {"S"};
+  filtered.containers = {"c1"};
+  ExpectSameModel(BuildModel(whole, filtered), Streamed(path, filtered, 50), "filtered");
+}
+
+// `aggregate` of a file streams; of standard input (`input`, the file's
+// text by default) it reads the trace whole.
+void ExpectSameFromFileAndInput(const std::string& path, const std::string& options, std::string input = "") {
+  if (input.empty()) input = path;
+  const testing::CommandResult streamed =
+      testing::Macroscope("aggregate --no-cache " + options + " " + Quote(path));
+  const testing::CommandResult whole = testing::Macroscope("aggregate --no-cache " + options + " - < " + Quote(input));
+  ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(streamed.out, whole.out) << options;
+}
+
+TEST(ModelStreaming, AggregateOfAFileIsTheWholeReadings) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/every_kind.trace";
+  testing::WriteText(path, testing::EveryKindTrace(20000));
+  ExpectSameFromFileAndInput(path, "--mode temporal --slices 30 --p 0.3");
+  ExpectSameFromFileAndInput(path, "--mode spatiotemporal --slices 20 --p 0.6 --metric variable-mean");
+  ExpectSameFromFileAndInput(path, "--mode temporal --slices 20 --plist --metric link-count");
+}
+
+// A PajeTraceFile defined after the header names a file read after this
+// one: the last line does not tell the end, and the file is read again
+// whole (standard input does not follow PajeTraceFile: it gets the two
+// files' text).
+TEST(ModelStreaming, AFileEndingElsewhereIsReadAgainWhole) {
+  testing::TempDir dir;
+  const std::string trace = testing::EveryKindTrace(5000);
+  // The other file: the trace's last line again, later (ID TIME ...).
+  const std::string last = trace.substr(trace.rfind('\n', trace.size() - 2) + 1);
+  const size_t time = last.find(' ') + 1, after = last.find(' ', time);
+  const std::string more = last.substr(0, time) + std::to_string(std::stod(last.substr(time, after - time)) + 1000) +
+                           last.substr(after);
+  testing::WriteText(dir.path() + "/more.trace", more);
+  const std::string main = trace + "%EventDef PajeTraceFile 99\n% Container string\n% Type string\n" +
+                           "% Filename string\n%EndEventDef\n99 0 0 " + dir.path() + "/more.trace\n" + last;
+  testing::WriteText(dir.path() + "/main.trace", main);
+  testing::WriteText(dir.path() + "/both.trace", main + more);
+  ASSERT_TRUE(paje::LastEventTime(dir.path() + "/main.trace", false).has_value());
+  ExpectSameFromFileAndInput(dir.path() + "/main.trace", "--mode temporal --slices 30 --p 0.3",
+                             dir.path() + "/both.trace");
+}
+
+}  // namespace
+}  // namespace macroscope::analysis
