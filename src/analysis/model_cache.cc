@@ -116,21 +116,23 @@ bool ModelCache::Store(const std::string& key, const MicroModel& model) const {
       header["time_base"] = {b.num, b.den, b.whole_ticks, b.origin,
                              b.epoch_ns ? nlohmann::json(*b.epoch_ns) : nlohmann::json()};
     }
-    std::string body;
+    // The body: each non-zero series, its (leaf, type) then its values,
+    // written from the model (a copy would double a large model's memory).
+    auto for_each_series = [&](auto&& f) {
+      for (int32_t leaf = 0; leaf < model.leaf_count(); ++leaf) {
+        for (int32_t type = 0; type < model.type_count(); ++type) {
+          auto values = model.Series(leaf, type);
+          if (values.empty()) continue;
+          f(leaf, type, std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double)));
+        }
+      }
+    };
     int64_t series = 0;
     uint64_t checksum = 0;
-    for (int32_t leaf = 0; leaf < model.leaf_count(); ++leaf) {
-      for (int32_t type = 0; type < model.type_count(); ++type) {
-        auto values = model.Series(leaf, type);
-        if (values.empty()) continue;
-        int32_t ids[2] = {leaf, type};
-        body.append(reinterpret_cast<const char*>(ids), sizeof ids);
-        std::string_view bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
-        body.append(bytes);
-        checksum = ChainChecksum(bytes, checksum);
-        ++series;
-      }
-    }
+    for_each_series([&](int32_t, int32_t, std::string_view bytes) {
+      checksum = ChainChecksum(bytes, checksum);
+      ++series;
+    });
     header["series"] = series;
     header["checksum"] = checksum;
     std::string path = directory_ + "/" + KeyPrefix(key) + std::to_string(model.slices());
@@ -138,10 +140,14 @@ bool ModelCache::Store(const std::string& key, const MicroModel& model) const {
     std::string head = header.dump();
     bool ok = std::fwrite(kMagic, 1, sizeof kMagic - 1, file.stream()) == sizeof kMagic - 1 &&
               std::fwrite(head.data(), 1, head.size(), file.stream()) == head.size() &&
-              std::fputc('\n', file.stream()) != EOF &&
-              std::fwrite(body.data(), 1, body.size(), file.stream()) == body.size();
+              std::fputc('\n', file.stream()) != EOF;
+    for_each_series([&](int32_t leaf, int32_t type, std::string_view bytes) {
+      const int32_t ids[2] = {leaf, type};
+      ok = ok && std::fwrite(ids, sizeof ids, 1, file.stream()) == 1 &&
+           std::fwrite(bytes.data(), 1, bytes.size(), file.stream()) == bytes.size();
+    });
     if (!ok) return false;
-    file.Commit();
+    file.Commit(false);  // checked when read back (checksum): no sync
     return true;
   } catch (const std::exception&) {
     return false;

@@ -38,8 +38,8 @@ AtomicFile::~AtomicFile() {
   }
 }
 
-void AtomicFile::Commit() {
-  bool ok = std::fflush(stream_) == 0 && fsync(fileno(stream_)) == 0;
+void AtomicFile::Commit(bool synced) {
+  bool ok = std::fflush(stream_) == 0 && (!synced || fsync(fileno(stream_)) == 0);
   ok = (std::fclose(stream_) == 0) && ok;
   stream_ = nullptr;
   if (!ok || std::rename(temp_path_.c_str(), path_.c_str()) != 0) {

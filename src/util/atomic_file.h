@@ -18,7 +18,11 @@ class AtomicFile {
 
   std::FILE* stream() { return stream_; }
   // Flushes, closes and renames; throws UserError on any I/O failure.
-  void Commit();
+  // `synced`: the data reaches the disk before the rename, so that a crash
+  // leaves the old file or the new one whole. A cache, which checks what it
+  // reads back, passes false: syncing a model of 150 MB took longer than
+  // building it.
+  void Commit(bool synced = true);
 
  private:
   std::string path_;
