@@ -41,9 +41,19 @@ void ModelAccumulator::Reserve(size_t stores) {
 }
 
 ModelAccumulator::Series& ModelAccumulator::Find(StoreSeries& store, ContainerId holder, StringId value) {
-  // A store holds a few values (links: a few senders): a walk beats a map.
-  for (Series& s : store.series)
-    if (s.value == value && s.holder == holder) return s;
+  // A store mostly holds a few values: a walk beats a map, up to a point.
+  constexpr size_t kWalked = 16;
+  const uint64_t key = uint64_t{holder} << 32 | value;
+  if (store.series.size() <= kWalked) {
+    for (Series& s : store.series)
+      if (s.value == value && s.holder == holder) return s;
+  } else if (auto it = store.index.find(key); it != store.index.end()) {
+    return store.series[it->second];
+  }
+  if (store.series.size() == kWalked)
+    for (uint32_t i = 0; i < kWalked; ++i)
+      store.index.emplace(uint64_t{store.series[i].holder} << 32 | store.series[i].value, i);
+  if (store.series.size() >= kWalked) store.index.emplace(key, static_cast<uint32_t>(store.series.size()));
   Series& s = store.series.emplace_back();
   s.holder = holder;
   s.value = value;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/exact_sum.h"
@@ -81,6 +82,9 @@ class ModelAccumulator {
   };
   struct StoreSeries {
     std::vector<Series> series;  // in the order first met
+    // (holder << 32 | value) -> series, once there are many (a link store:
+    // one series per sender and value).
+    std::unordered_map<uint64_t, uint32_t> index;
   };
   Series& Find(StoreSeries& store, ContainerId holder, StringId value);
   // What the series holds for its current slice into its columns; then
