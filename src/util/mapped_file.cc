@@ -8,8 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <iostream>
-#include <iterator>
+#include <cstdio>
 
 #include "util/error.h"
 
@@ -17,7 +16,17 @@ namespace macroscope {
 
 MappedFile::MappedFile(std::string path) : path_(std::move(path)) {
   if (path_ == "-") {
-    owned_.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    // In blocks (through an istreambuf_iterator a character at a time it
+    // read 30 MB/s).
+    constexpr size_t kBlock = size_t{1} << 20;
+    for (;;) {
+      const size_t used = owned_.size();
+      owned_.resize(used + kBlock);
+      const size_t got = std::fread(owned_.data() + used, 1, kBlock, stdin);
+      owned_.resize(used + got);
+      if (got < kBlock) break;
+    }
+    if (std::ferror(stdin)) throw UserError("standard input: cannot read: " + std::string(std::strerror(errno)));
     data_ = owned_.data();
     size_ = owned_.size();
     return;
