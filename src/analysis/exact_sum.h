@@ -40,6 +40,17 @@ class ExactSum {
   // sum went beyond the largest double.
   double Value() const;
 
+  // When the sum has no other terms (nothing spilled, nothing infinite or
+  // NaN): two doubles whose exact sum it is, and true. What a store of
+  // many sums keeps in 16 bytes each (model_accumulator.h); their one
+  // addition is the sum rounded to nearest, as Value().
+  bool AsPair(double& hi, double& lo) const {
+    if (overflow_) return false;
+    hi = hi_;
+    lo = lo_;
+    return true;
+  }
+
   // Doubles whose exact sum is this sum (with the non-finite terms' sum if
   // any): what a sum sends to be merged elsewhere by Add.
   std::vector<double> Terms() const;

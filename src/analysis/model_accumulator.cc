@@ -113,7 +113,19 @@ void ModelAccumulator::Feed(Series& series, int32_t t, double d, double x) const
 void ModelAccumulator::Settle(Series& series, int32_t next) const {
   if (const int32_t t = series.slice; t >= 0) {
     if (!series.sum.empty()) {
-      series.sum[t].Merge(series.slice_sum);
+      std::array<double, 2>& cell = series.sum[t];
+      double hi, lo;
+      if (cell[0] == 0 && cell[1] == 0 && series.slice_sum.AsPair(hi, lo)) {
+        cell = {hi, lo};  // the common case: a slice summed once
+      } else {
+        ExactSum& crowded = series.crowded[t];
+        if (!std::isnan(cell[0])) {
+          crowded.Add(cell[0]);
+          crowded.Add(cell[1]);
+          cell = {std::numeric_limits<double>::quiet_NaN(), 0};
+        }
+        crowded.Merge(series.slice_sum);
+      }
       series.slice_sum = ExactSum();
     }
     if (!series.plain.empty()) {
@@ -136,11 +148,16 @@ void ModelAccumulator::Close(uint32_t index) {
     Settle(series, -1);
     series.closed.resize(static_cast<size_t>(grid_.slices));
     for (size_t t = 0; t < series.closed.size(); ++t) {
-      double x = series.sum.empty() ? series.plain[t] : series.sum[t].Value();
+      double x = series.plain.empty() ? 0 : series.plain[t];
+      if (!series.sum.empty()) {
+        const std::array<double, 2>& cell = series.sum[t];
+        x = std::isnan(cell[0]) ? series.crowded.at(static_cast<int32_t>(t)).Value() : cell[0] + cell[1];
+      }
       if (metric_ == Metric::kMeanStateDuration) x = series.plain[t] > 0 ? x / series.plain[t] : 0;
       series.closed[t] = x;
     }
-    std::vector<ExactSum>().swap(series.sum);
+    std::vector<std::array<double, 2>>().swap(series.sum);
+    std::unordered_map<int32_t, ExactSum>().swap(series.crowded);
     std::vector<double>().swap(series.plain);
   }
 }

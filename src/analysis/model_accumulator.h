@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -54,7 +55,7 @@ class ModelAccumulator {
   // stores of another kind than the metric's are skipped.
   void Add(uint32_t index, const EntityStore& store, size_t begin, size_t end);
   // Store `index` is complete: its series take their final values (sums
-  // rounded once, means divided), 8 bytes a slice instead of 24 or 32;
+  // rounded once, means divided), 8 bytes a slice instead of 16 or 24;
   // nothing may be added to it after. Model() closes the stores
   // still open.
   void Close(uint32_t index);
@@ -76,7 +77,11 @@ class ModelAccumulator {
     int32_t slice = -1;
     ExactSum slice_sum;
     double slice_plain = 0;
-    std::vector<ExactSum> sum;   // time sums (state time, variable mean)
+    // Time sums (state time, variable mean), a slice each: its exact sum
+    // as two doubles (ExactSum::AsPair), or, for the few slices fed more
+    // than once or whose sum needs more, NaN and the sum in `crowded`.
+    std::vector<std::array<double, 2>> sum;
+    std::unordered_map<int32_t, ExactSum> crowded;
     std::vector<double> plain;   // counts, minima, maxima (exact as they are)
     std::vector<double> closed;  // once closed: the model's values (sum and plain freed)
   };
