@@ -58,6 +58,23 @@ void MicroModel::Add(NodeId leaf, int32_t type, int32_t slice, double value) {
   series[slice] += value;
 }
 
+void MicroModel::AddSeries(NodeId leaf, int32_t type, std::vector<double> values) {
+  if (values.size() != static_cast<size_t>(slices_)) throw std::invalid_argument("a series of another slice count");
+  bool any = false;
+  for (const double v : values) {
+    if (!std::isfinite(v) || v < 0) throw std::invalid_argument("model values must be finite and >= 0");
+    any = any || v > 0;
+  }
+  if (!any) return;
+  auto& series = MutableSeries(leaf, type, 0);
+  if (series.empty()) {
+    series = std::move(values);
+    for (double& v : series) v = v + 0.0;  // as 0 + v in Add(): -0 becomes 0
+    return;
+  }
+  for (int32_t t = 0; t < slices_; ++t) series[t] += values[t];
+}
+
 double MicroModel::Value(NodeId leaf, int32_t type, int32_t slice) const {
   auto& series = const_cast<MicroModel*>(this)->MutableSeries(leaf, type, slice);
   return series.empty() ? 0.0 : series[slice];

@@ -57,6 +57,11 @@ class MicroModel {
   // Throws std::invalid_argument on a bad index or a value that is negative
   // or not finite (callers validate user input before).
   void Add(NodeId leaf, int32_t type, int32_t slice, double value);
+  // Add() of values[t] for every slice t, in order; a series not met yet
+  // takes the vector itself (a model of 900 slices is not copied once
+  // more). Throws std::invalid_argument as Add() does, or when `values`
+  // is not slices() long.
+  void AddSeries(NodeId leaf, int32_t type, std::vector<double> values);
   double Value(NodeId leaf, int32_t type, int32_t slice) const;
 
   // The |T| values of (leaf_index, type), or an empty span when all zero.

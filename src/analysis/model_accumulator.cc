@@ -256,20 +256,19 @@ MicroModel ModelAccumulator::Model(const Trace& trace, const ModelRequest& reque
   model.set_range({grid_.begin, grid_.end, trace.time_base()});
   // Store by store, each store's series in model type order: a cell that
   // several stores feed (types of one name) sums them in one order.
-  std::vector<std::pair<int32_t, const Series*>> by_type;
+  std::vector<std::pair<int32_t, Series*>> by_type;
   for (uint32_t index = 0; index < stores_.size(); ++index) {
     if (!relevant(index)) continue;
     by_type.clear();
-    for (const Series& series : stores_[index].series)
+    for (Series& series : stores_[index].series)
       if (in_scope[series.holder]) by_type.emplace_back(remap[type_index.at({stores[index].type, series.value})], &series);
     std::stable_sort(by_type.begin(), by_type.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
     for (const auto& [j, series] : by_type) {
-      for (int32_t t = 0; t < grid_.slices; ++t) {
-        const double x = series->closed[t];
-        if (!std::isfinite(x) || x <= 0) continue;  // the model holds values >= 0; empty slices stay 0
-        model.Add(leaf_of[series->holder], j, t, x);
-      }
+      std::vector<double>& values = series->closed;
+      for (double& x : values)
+        if (!std::isfinite(x) || x <= 0) x = 0;  // the model holds values >= 0; empty slices stay 0
+      model.AddSeries(leaf_of[series->holder], j, std::move(values));
     }
   }
   return model;

@@ -62,7 +62,7 @@ class ModelAccumulator {
 
   // The model over `trace`'s containers and types as they are now, with
   // the request's type and container filters (UserError for an unknown
-  // name or path); the range is the grid's.
+  // name or path); the range is the grid's. Once: the series move into it.
   MicroModel Model(const Trace& trace, const ModelRequest& request);
 
  private:
