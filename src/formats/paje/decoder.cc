@@ -33,6 +33,7 @@ void Decoder::Flush(bool last) {
   block_->last = last;
   block_->file = file_;
   queue_.Push(std::move(block_));
+  if (on_block_) on_block_();
   block_ = last ? nullptr : queue_.TakeEmpty();
 }
 

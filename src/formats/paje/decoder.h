@@ -7,6 +7,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -49,6 +50,9 @@ class Decoder {
     chunk_bytes_ = chunk_bytes;
   }
 
+  // Runs `hook` on the decoding thread after each block it hands over.
+  void OnBlock(std::function<void()> hook) { on_block_ = std::move(hook); }
+
   const DecodeStats& stats() const { return stats_; }
 
  private:
@@ -89,6 +93,7 @@ class Decoder {
   const char* text_ = nullptr;  // the current file's text
   size_t released_ = 0;         // bytes of it released
   std::vector<std::string_view> words_;
+  std::function<void()> on_block_;
 };
 
 }  // namespace macroscope::paje

@@ -11,6 +11,7 @@
 #include "formats/paje/record.h"
 #include "formats/paje/sharded_simulation.h"
 #include "util/error.h"
+#include "util/heap_prefault.h"
 
 namespace macroscope::paje {
 
@@ -42,6 +43,10 @@ ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Deco
   Simulator simulator(trace, options.simulator);
   std::optional<ShardedSimulation> sharded;  // before the decoder starts: its shards intern
   if (options.simulator.shards > 1) sharded.emplace(trace, options.simulator, options.simulator.shards, options.sort);
+  // The heap this thread grows is faulted in ahead by the decoding one
+  // (heap_prefault.h).
+  HeapPrefaulter prefaulter;
+  if (kDecoderThread) decoder.OnBlock([&prefaulter] { prefaulter.Advance(); });
   DecodingThread decoding(queue, [&] { decode(decoder); }, kDecoderThread);
   double last_time = -1;  // pj_dump's "no event yet"
   for (;;) {
