@@ -1,7 +1,7 @@
 // The end time told from a Pajé file's header and last line
 // (formats/paje/last_time.h) is the one a whole reading ends at, to the
 // bit, on every trace the pj_dump comparisons read, on hand-written edge
-// cases and on a generated trace; or nothing, where the brief says.
+// cases and on a generated trace; or nothing, where it cannot be told so.
 #include "formats/paje/last_time.h"
 
 #include <bit>
