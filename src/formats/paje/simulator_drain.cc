@@ -20,7 +20,7 @@ namespace {
 // Keeps the elements at `keep` (ascending) at the front, in order. The
 // capacity stays while the column filled a quarter of it since the last
 // drain: the next interval will likely append as many, and freeing it
-// made every busy store grow again from one element (a fifth of the
+// made every busy store grow again from one element (a quarter of the
 // simulating thread's time went to malloc). It is freed when far above
 // that use, and all of it when nothing is left and nothing will come
 // (`last`).
