@@ -2,18 +2,17 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <tuple>
 
 #include "util/error.h"
 
 namespace macroscope::analysis {
 
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request) {
-  Statistics out;
-  out.base = trace.time_base();
-  out.start = request.start.value_or(trace.start_time());
-  out.end = request.end.value_or(trace.end_time());
-  if (!(out.start < out.end)) throw UserError("empty time window [" + std::to_string(out.start) + ", " +
-                                             std::to_string(out.end) + "]");
+  const double start = request.start.value_or(trace.start_time());
+  const double end = request.end.value_or(trace.end_time());
+  if (!(start < end)) throw UserError("empty time window [" + std::to_string(start) + ", " + std::to_string(end) + "]");
   // Containers in scope: the named ones and their descendants.
   std::vector<bool> in_scope(trace.containers().size(),
                              request.containers.empty() && request.container_ids.empty());
@@ -40,32 +39,57 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
     if (c >= trace.containers().size()) throw UserError("unknown container " + std::to_string(c));
     add_subtree(c);
   }
-  std::map<std::tuple<TypeKind, TypeId, StringId>, StatisticsRow> rows;
-  for (const EntityStore& s : trace.stores()) {
-    if (!in_scope[s.container] || s.kind == TypeKind::kVariable) continue;
-    for (size_t i = 0; i < s.size(); ++i) {
-      double a = std::min(s.start[i], s.End(i)), b = std::max(s.start[i], s.End(i));
-      if (b < out.start || a > out.end) continue;
-      StatisticsRow& row = rows[{s.kind, s.type, s.value[i]}];
-      ++row.count;
-      if (s.kind == TypeKind::kState) {
-        row.time.Add(std::max(0.0, std::min(b, out.end) - std::max(a, out.start)));
-      }
-    }
+  StatisticsAccumulator rows(start, end);
+  for (const EntityStore& s : trace.stores())
+    if (in_scope[s.container]) rows.Add(s, 0, s.size());
+  return rows.Finish(trace);
+}
+
+StatisticsRow& StatisticsAccumulator::Row(TypeKind kind, TypeId type, StringId value) {
+  // A type has one kind: (type, value) alone names the row in the cache.
+  const uint64_t key = uint64_t{type} << 32 | value;
+  Cached& cached = cache_[(key * 0x9E3779B97F4A7C15ULL) >> 56];
+  if (cached.key != key) {
+    cached.key = key;
+    cached.row = &rows_[static_cast<size_t>(kind)][key];
   }
+  return *cached.row;
+}
+
+void StatisticsAccumulator::Add(const EntityStore& s, size_t begin, size_t end) {
+  if (s.kind == TypeKind::kVariable) return;
+  for (size_t i = begin; i < end; ++i) {
+    double a = std::min(s.start[i], s.End(i)), b = std::max(s.start[i], s.End(i));
+    if (b < start_ || a > end_) continue;
+    StatisticsRow& row = Row(s.kind, s.type, s.value[i]);
+    ++row.count;
+    if (s.kind == TypeKind::kState) row.time.Add(std::max(0.0, std::min(b, end_) - std::max(a, start_)));
+  }
+}
+
+Statistics StatisticsAccumulator::Finish(const Trace& trace) const {
+  Statistics out;
+  out.base = trace.time_base();
+  out.start = start_;
+  out.end = end_;
   // Types of one name under different container types (the "Region" of CPU
   // threads and of GPU streams) make one row, as they make one model type
   // (trace_model.cc) and as the rows of an MPI job's ranks meet, by name.
   std::map<std::tuple<std::string, std::string, std::string>, StatisticsRow> named;
-  for (auto& [key, row] : rows) {
-    auto [kind, type, value] = key;
-    std::string kind_name(TypeKindName(kind)), type_name(trace.Str(trace.type(type).name)), value_name(trace.Str(value));
-    StatisticsRow& into = named[{kind_name, type_name, value_name}];
-    into.kind = kind_name;
-    into.type = type_name;
-    into.value = value_name;
-    into.count += row.count;
-    into.time.Merge(row.time);
+  for (size_t k = 0; k < rows_.size(); ++k) {
+    for (const auto& [key, row] : rows_[k]) {
+      const TypeKind kind = static_cast<TypeKind>(k);
+      const TypeId type = static_cast<TypeId>(key >> 32);
+      const StringId value = static_cast<StringId>(key);
+      std::string kind_name(TypeKindName(kind)), type_name(trace.Str(trace.type(type).name)),
+          value_name(trace.Str(value));
+      StatisticsRow& into = named[{kind_name, type_name, value_name}];
+      into.kind = kind_name;
+      into.type = type_name;
+      into.value = value_name;
+      into.count += row.count;
+      into.time.Merge(row.time);
+    }
   }
   for (auto& [key, row] : named) out.rows.push_back(std::move(row));
   FinishStatistics(out);

@@ -3,12 +3,15 @@
 // that time among all states shown; per event (type, value), a count.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/exact_sum.h"
+#include "model/entity_sink.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis {
@@ -40,6 +43,46 @@ struct Statistics {
 // Throws UserError for an empty window or an unknown container (name or
 // id).
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
+
+// The rows of a window [start, end] gathered as entities come: a whole
+// trace store by store (ComputeStatistics) or the chunks a streaming
+// reading hands over (StatisticsSink); the same rows in any order, the
+// times being exact sums.
+class StatisticsAccumulator {
+ public:
+  StatisticsAccumulator(double start, double end) : start_(start), end_(end) {}
+  // Entities [begin, end) of `store` (variables are not counted).
+  void Add(const EntityStore& store, size_t begin, size_t end);
+  // The statistics, rows named by `trace` and finished (FinishStatistics).
+  Statistics Finish(const Trace& trace) const;
+
+ private:
+  StatisticsRow& Row(TypeKind kind, TypeId type, StringId value);
+
+  double start_, end_;
+  // By kind, (type << 32 | value) -> row; nodes do not move.
+  std::array<std::unordered_map<uint64_t, StatisticsRow>, 5> rows_;  // TypeKind's five
+  // A direct-mapped cache in front of the maps: a trace's (type, value)
+  // pairs are few, and a map lookup per entity cost more than its sum.
+  struct Cached {
+    uint64_t key = UINT64_MAX;
+    StatisticsRow* row = nullptr;
+  };
+  std::array<Cached, 256> cache_{};
+};
+
+// A streaming reading's entities into a StatisticsAccumulator
+// (model/entity_sink.h).
+class StatisticsSink : public EntitySink {
+ public:
+  explicit StatisticsSink(StatisticsAccumulator& accumulator) : accumulator_(accumulator) {}
+  void Completed(const Trace&, const EntityStore& store, size_t begin, size_t end) override {
+    accumulator_.Add(store, begin, end);
+  }
+
+ private:
+  StatisticsAccumulator& accumulator_;
+};
 
 // Given rows with kind, type, value, count and time: each state row's total
 // and mean time and share of all the state rows' time, then the rows in

@@ -14,7 +14,6 @@
 #include "analysis/model_filters.h"
 #include "analysis/trace_model.h"
 #include "cli/trace_loading.h"
-#include "formats/paje/last_time.h"
 #include "mpi/model_reduction.h"
 #include "util/error.h"
 
@@ -66,33 +65,22 @@ analysis::TimeRange ParseRange(const TimeBase& base, double trace_start, const s
 // about 900 (the seed's choice), a multiple of the asked count.
 int32_t CachedSlices(int32_t asked) { return asked >= 900 ? asked : asked * (900 / asked); }
 
-// The model of one Pajé file built while it is read (streaming: the trace
-// is not kept, so a first overview needs a fraction of the memory and no
-// time to build the model after), when the slices can be laid before the
-// first entity: the file's end told by its last line (paje/last_time.h),
-// and no range asked. Nothing when it cannot be so; the caller then reads
-// the trace whole. A trace that did not end where its last line said is
-// read again whole, so that the model is always a whole reading's.
+// The model of one Pajé file built while it is read (trace_loading.h
+// StreamPaje: the trace is not kept, so a first overview needs a fraction
+// of the memory and no time to build the model after), when no range is
+// asked. Nothing when it cannot be so; the caller then reads the trace
+// whole.
 std::optional<analysis::MicroModel> StreamModel(const ModelSource& source, const analysis::ModelRequest& request) {
-  const formats::ReadOptions& read = source.read;
-  if (source.trace.size() != 1 || source.start || source.end || read.share != nullptr || read.paje.sort ||
-      read.paje.simulator.shards > 1 || source.trace.front() == "-" ||
-      formats::Detect(source.trace.front()).name != "paje")
-    return std::nullopt;
-  const std::optional<double> end = paje::LastEventTime(source.trace.front(), read.paje.no_strict);
-  if (!end || !(*end > 0)) return std::nullopt;
-  analysis::ModelAccumulator accumulator(request.metric, analysis::Grid(0, *end, request.slices));
-  analysis::ModelSink sink(accumulator);
-  formats::ReadOptions streaming = read;
-  streaming.sink = &sink;
-  // Entities handed over in larger chunks (tens of MB held): each store's
-  // series are then met once per hundred of its entities, not once per few
-  // (535 MB of every kind: 2.9 -> 2.5 CPU s on the simulating thread).
-  streaming.paje.simulator.drain_interval = size_t{1} << 20;
+  if (source.start || source.end) return std::nullopt;
+  std::optional<analysis::ModelAccumulator> accumulator;
+  std::optional<analysis::ModelSink> sink;
   LoadedTrace loaded;
-  LoadTrace(source.trace, streaming, loaded);
-  if (loaded.trace.start_time() != 0 || loaded.trace.end_time() != *end) return std::nullopt;
-  return accumulator.Model(loaded.trace, request);
+  const bool streamed = StreamPaje(source.trace, source.read, [&](double end) -> EntitySink* {
+    accumulator.emplace(request.metric, analysis::Grid(0, end, request.slices));
+    return &sink.emplace(*accumulator);
+  }, loaded);
+  if (!streamed) return std::nullopt;
+  return accumulator->Model(loaded.trace, request);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "analysis/aggregation_json.h"
 #include "analysis/state_statistics.h"
@@ -67,14 +68,30 @@ void RegisterStatsCommand(CLI::App& app) {
     formats::ReadOptions read = args->read;
     read.share = mpi::ShareFor(args->files);
     LoadedTrace loaded;
-    LoadTrace(args->files, read, loaded);
+    std::optional<analysis::Statistics> stats;
+    // The whole trace's window, of all containers: one Pajé file is counted
+    // as it is read, without holding it (trace_loading.h StreamPaje).
+    if (args->start.empty() && args->end.empty() && args->request.containers.empty()) {
+      std::optional<analysis::StatisticsAccumulator> rows;
+      std::optional<analysis::StatisticsSink> sink;
+      if (StreamPaje(args->files, read, [&](double end) -> EntitySink* {
+            rows.emplace(0, end);
+            return &sink.emplace(*rows);
+          }, loaded))
+        stats = rows->Finish(loaded.trace);
+    }
+    if (!stats) {
+      loaded = LoadedTrace();
+      LoadTrace(args->files, read, loaded);
+      const Trace& trace = loaded.trace;
+      analysis::StatisticsRequest request = args->request;
+      if (!args->start.empty()) request.start = ParseTime(trace.time_base(), args->start, trace.start_time(), "--start");
+      if (!args->end.empty()) request.end = ParseTime(trace.time_base(), args->end, trace.start_time(), "--end");
+      stats = analysis::ComputeStatistics(trace, request);
+      if (read.share) stats = mpi::ReduceStatistics(*stats, *read.share);
+    }
     const Trace& trace = loaded.trace;
-    analysis::StatisticsRequest request = args->request;
-    if (!args->start.empty()) request.start = ParseTime(trace.time_base(), args->start, trace.start_time(), "--start");
-    if (!args->end.empty()) request.end = ParseTime(trace.time_base(), args->end, trace.start_time(), "--end");
-    analysis::Statistics stats = analysis::ComputeStatistics(trace, request);
-    if (read.share) stats = mpi::ReduceStatistics(stats, *read.share);
-    mpi::OnRoot(world, [&] { Print(args->format, trace, stats); });
+    mpi::OnRoot(world, [&] { Print(args->format, trace, *stats); });
   });
 }
 

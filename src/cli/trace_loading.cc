@@ -3,6 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <optional>
+
+#include "formats/paje/last_time.h"
 
 namespace macroscope::cli {
 
@@ -41,6 +44,23 @@ void LoadTrace(const std::vector<std::string>& files, const formats::ReadOptions
   auto begin = std::chrono::steady_clock::now();
   out.stats = formats::ReadTrace(files, options, out.trace);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
+bool StreamPaje(const std::vector<std::string>& files, const formats::ReadOptions& options,
+                const std::function<EntitySink*(double end)>& sink_for, LoadedTrace& out) {
+  if (files.size() != 1 || files.front() == "-" || options.share != nullptr || options.paje.sort ||
+      options.paje.simulator.shards > 1 || formats::Detect(files.front()).name != "paje")
+    return false;
+  const std::optional<double> end = paje::LastEventTime(files.front(), options.paje.no_strict);
+  if (!end || !(*end > 0)) return false;
+  formats::ReadOptions streaming = options;
+  streaming.sink = sink_for(*end);
+  // Entities handed over in larger chunks (tens of MB held): each store's
+  // sums are then met once per hundred of its entities, not once per few
+  // (535 MB of every kind: 2.9 -> 2.5 CPU s on the simulating thread).
+  streaming.paje.simulator.drain_interval = size_t{1} << 20;
+  LoadTrace(files, streaming, out);
+  return out.trace.start_time() == 0 && out.trace.end_time() == *end;
 }
 
 }  // namespace macroscope::cli

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "formats/format.h"
+#include "model/entity_sink.h"
 #include "model/trace.h"
 
 namespace macroscope::cli {
@@ -22,5 +24,17 @@ void AddReadOptions(CLI::App& command, formats::ReadOptions& options);
 
 // Throws UserError naming the file for unreadable or invalid input.
 void LoadTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, LoadedTrace& out);
+
+// For an analysis that needs the trace's end before its first entity (the
+// model's slices, the statistics' window) and takes entities as they come:
+// reads the one Pajé file `files` holds streaming (docs/streaming.md) into
+// the sink `sink_for(end)` returns, `end` told by the file's last line
+// (paje/last_time.h); `out` keeps the types, containers and names. False
+// when that cannot be: another format, several files, standard input,
+// --sort, a share of an MPI job, no end told, or a reading that ended
+// elsewhere (then the sink's entities are to be dropped, and the caller
+// reads the trace whole).
+bool StreamPaje(const std::vector<std::string>& files, const formats::ReadOptions& options,
+                const std::function<EntitySink*(double end)>& sink_for, LoadedTrace& out);
 
 }  // namespace macroscope::cli

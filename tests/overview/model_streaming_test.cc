@@ -1,8 +1,9 @@
 // The model built while a Pajé file is read (streaming, model_accumulator.h)
 // is the whole reading's model to the bit: for every metric, with nested
 // states handed over after the states they hold, with filters; and
-// `aggregate` prints the same from a file (streamed) as from standard input
-// (read whole), also when the file's last line does not tell its end.
+// `aggregate` and `stats` print the same from a file (streamed) as from
+// standard input (read whole), also when the file's last line does not
+// tell its end.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -84,25 +85,27 @@ TEST(ModelStreaming, AnyOrderGivesTheSameModel) {
   }
 }
 
-// `aggregate` of a file streams; of standard input (`input`, the file's
-// text by default) it reads the trace whole.
-void ExpectSameFromFileAndInput(const std::string& path, const std::string& options, std::string input = "") {
+// `command` (aggregate, stats) of a file streams; of standard input
+// (`input`, the file's text by default) it reads the trace whole.
+void ExpectSameFromFileAndInput(const std::string& command, const std::string& path, std::string input = "") {
   if (input.empty()) input = path;
-  const testing::CommandResult streamed =
-      testing::Macroscope("aggregate --no-cache " + options + " " + Quote(path));
-  const testing::CommandResult whole = testing::Macroscope("aggregate --no-cache " + options + " - < " + Quote(input));
+  const testing::CommandResult streamed = testing::Macroscope(command + " " + Quote(path));
+  const testing::CommandResult whole = testing::Macroscope(command + " - < " + Quote(input));
   ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
-  EXPECT_EQ(streamed.out, whole.out) << options;
+  EXPECT_EQ(streamed.out, whole.out) << command;
 }
 
-TEST(ModelStreaming, AggregateOfAFileIsTheWholeReadings) {
+TEST(ModelStreaming, AggregateAndStatsOfAFileAreTheWholeReadings) {
   testing::TempDir dir;
   const std::string path = dir.path() + "/every_kind.trace";
   testing::WriteText(path, testing::EveryKindTrace(20000));
-  ExpectSameFromFileAndInput(path, "--mode temporal --slices 30 --p 0.3");
-  ExpectSameFromFileAndInput(path, "--mode spatiotemporal --slices 20 --p 0.6 --metric variable-mean");
-  ExpectSameFromFileAndInput(path, "--mode temporal --slices 20 --plist --metric link-count");
+  ExpectSameFromFileAndInput("aggregate --no-cache --mode temporal --slices 30 --p 0.3", path);
+  ExpectSameFromFileAndInput("aggregate --no-cache --mode spatiotemporal --slices 20 --p 0.6 --metric variable-mean",
+                             path);
+  ExpectSameFromFileAndInput("aggregate --no-cache --mode temporal --slices 20 --plist --metric link-count", path);
+  ExpectSameFromFileAndInput("stats --format csv", path);
+  ExpectSameFromFileAndInput("stats", path);
 }
 
 // A PajeTraceFile defined after the header names a file read after this
@@ -123,8 +126,9 @@ TEST(ModelStreaming, AFileEndingElsewhereIsReadAgainWhole) {
   testing::WriteText(dir.path() + "/main.trace", main);
   testing::WriteText(dir.path() + "/both.trace", main + more);
   ASSERT_TRUE(paje::LastEventTime(dir.path() + "/main.trace", false).has_value());
-  ExpectSameFromFileAndInput(dir.path() + "/main.trace", "--mode temporal --slices 30 --p 0.3",
+  ExpectSameFromFileAndInput("aggregate --no-cache --mode temporal --slices 30 --p 0.3", dir.path() + "/main.trace",
                              dir.path() + "/both.trace");
+  ExpectSameFromFileAndInput("stats --format csv", dir.path() + "/main.trace", dir.path() + "/both.trace");
 }
 
 }  // namespace
