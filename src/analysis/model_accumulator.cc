@@ -59,9 +59,7 @@ ModelAccumulator::Series& ModelAccumulator::Find(StoreSeries& store, ContainerId
   s.value = value;
   const size_t T = static_cast<size_t>(grid_.slices);
   if (IsTimeSum(metric_)) s.sum.resize(T);
-  if (metric_ == Metric::kVariableMin) s.plain.assign(T, std::numeric_limits<double>::infinity());
-  else if (metric_ == Metric::kVariableMax) s.plain.assign(T, -std::numeric_limits<double>::infinity());
-  else if (!IsTimeSum(metric_) || metric_ == Metric::kMeanStateDuration) s.plain.assign(T, 0.0);
+  if (!IsTimeSum(metric_) || metric_ == Metric::kMeanStateDuration) s.plain.assign(T, PlainStart());
   return s;
 }
 
@@ -136,9 +134,13 @@ void ModelAccumulator::Settle(Series& series, int32_t next) const {
     }
   }
   series.slice = next;
-  series.slice_plain = metric_ == Metric::kVariableMin   ? std::numeric_limits<double>::infinity()
-                       : metric_ == Metric::kVariableMax ? -std::numeric_limits<double>::infinity()
-                                                         : 0;
+  series.slice_plain = PlainStart();
+}
+
+double ModelAccumulator::PlainStart() const {
+  if (metric_ == Metric::kVariableMin) return std::numeric_limits<double>::infinity();
+  if (metric_ == Metric::kVariableMax) return -std::numeric_limits<double>::infinity();
+  return 0;
 }
 
 void ModelAccumulator::Close(uint32_t index) {

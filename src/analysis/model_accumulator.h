@@ -95,6 +95,8 @@ class ModelAccumulator {
   // What the series holds for its current slice into its columns; then
   // `next` is the current slice.
   void Settle(Series& series, int32_t next) const;
+  // What a plain cell holds before any entity: no minimum, no maximum, no count.
+  double PlainStart() const;
   // Adds one entity's share `d` of slice `t` (x: a variable's value).
   void Feed(Series& series, int32_t t, double d, double x) const;
 
