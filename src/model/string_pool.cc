@@ -68,24 +68,57 @@ StringId StringPool::Find(std::string_view text) const {
   return s.id_plus_one == 0 ? kNoId : s.id_plus_one - 1;
 }
 
+namespace {
+
+// The bytes of a string of 1 to 8 bytes in one word, read within the
+// string only: with its size, the word tells the string.
+uint64_t ShortKey(std::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  if (n >= 4) {
+    uint32_t first, last;
+    std::memcpy(&first, p, 4);
+    std::memcpy(&last, p + n - 4, 4);
+    return first | uint64_t{last} << 32;
+  }
+  return p[0] | uint64_t{p[n / 2]} << 8 | uint64_t{p[n - 1]} << 16;
+}
+
+}  // namespace
+
 StringId StringPool::Intern(std::string_view text) {
   if (text.empty()) return kEmptyString;  // id 0, interned first (and its data() may be null)
+  if (!cache_) cache_ = std::make_unique<Cached[]>(kCacheEntries);
+  if (text.size() <= kShortMax) {
+    const uint64_t key = ShortKey(text);
+    Cached* cached = &cache_[((key ^ uint64_t{text.size()} << 56) * 0x9e3779b97f4a7c15ULL) >> 51];
+    static_assert(kCacheEntries == 1 << (64 - 51));
+    uint64_t held;
+    std::memcpy(&held, cached->bytes, sizeof held);
+    if (cached->size == text.size() && held == key) return cached->id_plus_one - 1;
+    return InternNew(text, Hash(text), cached, key);
+  }
   uint64_t hash = Hash(text);
   Cached* cached = nullptr;
   if (text.size() <= kCachedMax) {
-    if (!cache_) cache_ = std::make_unique<Cached[]>(kCacheEntries);
     // Other bits than the slot's, so that neighbours in the table spread.
     cached = &cache_[(hash >> 40) & (kCacheEntries - 1)];
-    if (cached->size == text.size() && cached->id_plus_one != 0 &&
-        std::memcmp(cached->bytes, text.data(), text.size()) == 0)
+    if (cached->size == text.size() && std::memcmp(cached->bytes, text.data(), text.size()) == 0)
       return cached->id_plus_one - 1;
   }
+  return InternNew(text, hash, cached, 0);
+}
+
+StringId StringPool::InternNew(std::string_view text, uint64_t hash, Cached* cached, uint64_t short_key) {
   size_t slot = Probe(text, hash);
   if (uint32_t found = slots_[slot].id_plus_one; found != 0) {
     if (cached != nullptr) {
       cached->id_plus_one = found;
       cached->size = static_cast<uint8_t>(text.size());
-      std::memcpy(cached->bytes, text.data(), text.size());
+      if (text.size() <= kShortMax)
+        std::memcpy(cached->bytes, &short_key, sizeof short_key);
+      else
+        std::memcpy(cached->bytes, text.data(), text.size());
     }
     return found - 1;
   }
@@ -95,7 +128,7 @@ StringId StringPool::Intern(std::string_view text) {
     block_used_ = 0;
   }
   char* dest = blocks_.back().get() + block_used_;
-  if (!text.empty()) std::memcpy(dest, text.data(), text.size());
+  std::memcpy(dest, text.data(), text.size());
   block_used_ += text.size();
   auto id = static_cast<StringId>(size_);
   Append(std::string_view(dest, text.size()));

@@ -48,15 +48,23 @@ class StringPool {
   // caches (a trace's link keys make it millions of slots). Strings enter
   // it on their second interning, so that one-off keys seldom evict the
   // names and values every line repeats.
+  // Strings of up to 8 bytes (most of a line's: types, values, container
+  // names) are found by their bytes packed in one word (ShortKey), without
+  // hashing them byte by byte or calling memcmp: they hold that word in
+  // their first 8 bytes.
   struct Cached {
     uint32_t id_plus_one = 0;
     uint8_t size = 0;
     char bytes[27];
   };
   static constexpr size_t kCachedMax = sizeof(Cached::bytes);
+  static constexpr size_t kShortMax = 8;
   static constexpr size_t kCacheEntries = 8192;
   std::unique_ptr<Cached[]> cache_;  // allocated on the first Intern
   void Grow();
+  // Past the cache: finds or adds text in the table; a string found there
+  // enters `cached` (when given; short ones as `short_key`).
+  StringId InternNew(std::string_view text, uint64_t hash, Cached* cached, uint64_t short_key);
 
   std::vector<std::unique_ptr<char[]>> blocks_;  // stable storage for the bytes
   size_t block_used_ = 0;

@@ -61,6 +61,39 @@ TEST(EventLineNumbers, TimesAreFromCharsValues) {
   EXPECT_GT(plain, 200000);
 }
 
+// The short words most traces have: every word of up to 4 characters
+// around digits, and random ones of up to 9 digits before and after the
+// point, some with a character next to '0' or '9' that a digit test could
+// let through.
+TEST(EventLineNumbers, ShortWordsAreFromCharsValues) {
+  const std::string alphabet = "0159./:-e";
+  std::vector<std::string> words{""};
+  for (size_t begin = 0, length = 1; length <= 4; ++length) {
+    const size_t end = words.size();
+    for (size_t i = begin; i < end; ++i)
+      for (char c : alphabet) words.push_back(words[i] + c);
+    begin = end;
+  }
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 200000; ++i) {
+    std::string w;
+    const int whole = static_cast<int>(rng() % 10), fraction = static_cast<int>(rng() % 11) - 1;
+    for (int d = 0; d < whole; ++d) w += static_cast<char>('0' + rng() % 10);
+    if (fraction >= 0) w += '.';
+    for (int d = 0; d < fraction; ++d) w += static_cast<char>('0' + rng() % 10);
+    if (!w.empty() && rng() % 8 == 0) w[rng() % w.size()] = "/:.-"[rng() % 4];
+    words.push_back(w);
+  }
+  for (const std::string& w : words) {
+    std::optional<double> expected = FromChars<double>(w);
+    std::optional<double> got = ToTime(w);
+    ASSERT_EQ(got.has_value(), expected.has_value()) << w;
+    if (got) {
+      ASSERT_EQ(std::bit_cast<uint64_t>(*got), std::bit_cast<uint64_t>(*expected)) << w;
+    }
+  }
+}
+
 TEST(EventLineNumbers, VariableValuesAreSinglePrecisionFromCharsValues) {
   StringPool strings;
   DefinitionParser parser("test", false);

@@ -85,7 +85,7 @@ std::optional<double> ToTime(std::string_view w) {
   return v;
 }
 
-const CompiledDefinition* DefinitionTable::Find(std::string_view id) const {
+const CompiledDefinition* DefinitionTable::FindAny(std::string_view id) const {
   size_t n;
   if (SmallNumber(id, n)) return n < by_number_.size() ? by_number_[n] : nullptr;
   for (auto& [name, d] : by_name_)
@@ -126,23 +126,24 @@ void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::
   if (static_cast<int>(words.size()) - 1 != def.field_count())
     throw LineError{std::string(EventKindName(def.kind)) + " (id " + def.id + ") needs " +
                     std::to_string(def.field_count()) + " fields, found " + std::to_string(words.size() - 1)};
-  Record r;
-  r.kind = def.kind;
-  r.line = line;
+  // What may throw first, so that the block is left as it was.
   // As pj_dump, every event sets the current time; one without a Time
   // field (a definition) sets it to 0.
-  r.time = d->time_word >= 0 ? ParseTime(words[d->time_word]) : 0;
-  r.number = 0;
+  const double time = d->time_word >= 0 ? ParseTime(words[d->time_word]) : 0;
+  const double number = d->number_word >= 0 ? ParseFloat(words[d->number_word]) : 0;
+  Record& r = block.records.emplace_back();
+  r.kind = def.kind;
+  r.line = line;
+  r.time = time;
+  r.number = number;
   r.slot.fill(kEmptyString);
   for (auto [f, w, slot] : d->string_words) {
     StringId id = strings.Intern(words[w]);
     if (slot >= 0) r.slot[slot] = id;
   }
-  if (d->number_word >= 0) r.number = ParseFloat(words[d->number_word]);
   r.extras_begin = static_cast<uint32_t>(block.extras.size());
   for (auto& [w, name] : d->user_fields) block.extras.push_back({name, strings.Intern(words[w])});
   r.extras_count = static_cast<uint32_t>(block.extras.size() - r.extras_begin);
-  block.records.push_back(r);
 }
 
 }  // namespace macroscope::paje

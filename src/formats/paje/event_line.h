@@ -40,12 +40,20 @@ struct CompiledDefinition {
 // it changes only while no worker runs.
 class DefinitionTable {
  public:
-  const CompiledDefinition* Find(std::string_view id) const;
+  const CompiledDefinition* Find(std::string_view id) const {
+    // Every event line asks, mostly with an id of one or two digits.
+    if (id.size() == 2 && id[0] >= '1' && id[0] <= '9' && id[1] >= '0' && id[1] <= '9') {
+      const size_t n = static_cast<size_t>(id[0] - '0') * 10 + static_cast<size_t>(id[1] - '0');
+      return n < by_number_.size() ? by_number_[n] : nullptr;
+    }
+    return FindAny(id);
+  }
   // The caller has checked that the id is new; user field names are
   // interned in `strings` (the trace's pool).
   void Add(EventDefinition def, StringPool& strings);
 
  private:
+  const CompiledDefinition* FindAny(std::string_view id) const;
   std::deque<CompiledDefinition> definitions_;
   std::vector<const CompiledDefinition*> by_number_;  // ids that are small integers
   std::vector<std::pair<std::string, const CompiledDefinition*>> by_name_;
