@@ -15,8 +15,7 @@ std::string_view TypeKindName(TypeKind kind) {
   return "?";
 }
 
-uint32_t ExtraColumn::AddList(std::span<const ExtraField> fields) {
-  if (fields.empty()) return kNoList;
+uint32_t ExtraColumn::AddFields(std::span<const ExtraField> fields) {
   fields_.insert(fields_.end(), fields.begin(), fields.end());
   list_begin_.push_back(static_cast<uint32_t>(fields_.size()));
   return static_cast<uint32_t>(list_begin_.size() - 2);

@@ -71,8 +71,9 @@ struct ExtraField {
 class ExtraColumn {
  public:
   static constexpr uint32_t kNoList = 0;
-  // Stores a list, returns its id (kNoList for an empty list).
-  uint32_t AddList(std::span<const ExtraField> fields);
+  // Stores a list, returns its id (kNoList for an empty list, the usual
+  // case: inline).
+  uint32_t AddList(std::span<const ExtraField> fields) { return fields.empty() ? kNoList : AddFields(fields); }
   void SetStart(size_t entity, uint32_t list) { Set(at_start_, entity, list); }
   void SetEnd(size_t entity, uint32_t list) { Set(at_end_, entity, list); }
   bool empty() const { return fields_.empty(); }
@@ -99,6 +100,7 @@ class ExtraColumn {
   }
 
  private:
+  uint32_t AddFields(std::span<const ExtraField> fields);
   void Set(std::vector<uint32_t>& column, size_t entity, uint32_t list);
   std::vector<ExtraField> fields_;
   std::vector<uint32_t> list_begin_{0, 0};  // list k = fields_[list_begin_[k], list_begin_[k+1])

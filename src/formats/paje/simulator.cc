@@ -81,14 +81,20 @@ void Simulator::DefineValue(StringId type_identifier, StringId name, StringId al
     throw SimulationError("value " + Quote(trace_, name) + " is already defined for type " +
                           Quote(trace_, type_identifier));
   trace_.AddValue(type, name, alias, color);
+  resolved_.fill({});  // an alias or name resolved before as itself now means this value
   value_names_[key(name)] = name;
   if (alias != kEmptyString) value_names_[key(alias)] = name;
 }
 
 StringId Simulator::ResolveValue(TypeId type, StringId value) const {
   if (value_names_.empty()) return value;
-  auto it = value_names_.find((uint64_t{type} << 32) | value);
-  return it == value_names_.end() ? value : it->second;
+  const uint64_t key = (uint64_t{type} << 32) | value;
+  ResolvedValue& r = resolved_[(key * 0x9e3779b97f4a7c15ULL) >> (64 - kResolvedBits)];
+  if (r.key != key) {
+    auto it = value_names_.find(key);
+    r = {key, it == value_names_.end() ? value : it->second};
+  }
+  return r.name;
 }
 
 void Simulator::CreateContainer(double time, StringId type_identifier, StringId parent_identifier,
@@ -181,24 +187,9 @@ uint32_t Simulator::StoreIndex(ContainerId container, TypeId type) {
   return static_cast<uint32_t>(trace_.stores().size() - 1);
 }
 
-void Simulator::CheckTimeOrder(uint32_t si, double time) const {
-  const EntityStore& s = trace_.stores()[si];
-  double start = 0, end = kOpen;
-  // drains_ only with a sink: without, reading it is one more cache miss per event.
-  if (options_.sink != nullptr && s.size() == drains_[si].tail_size) {  // the last entity was handed over
-    const StoreDrain& d = drains_[si];
-    start = d.last_start;
-    end = d.last_end;
-  } else {
-    if (s.size() == 0) return;
-    size_t last = s.size() - 1;
-    start = s.start[last];
-    end = s.end.empty() ? kOpen : s.end[last];
-  }
-  if (start > time || (end != kOpen && end > time))
-    throw TimeOrderError("time goes backwards for type " + Quote(trace_, trace_.type(s.type).name) +
-                          " in container " + Quote(trace_, trace_.container(s.container).name) +
-                          " (pj_dump: trace is not time-ordered)");
+void Simulator::TimeGoesBack(const EntityStore& s) const {
+  throw TimeOrderError("time goes backwards for type " + Quote(trace_, trace_.type(s.type).name) + " in container " +
+                       Quote(trace_, trace_.container(s.container).name) + " (pj_dump: trace is not time-ordered)");
 }
 
 void Simulator::NewEvent(double time, StringId type_identifier, StringId container_identifier, StringId value,

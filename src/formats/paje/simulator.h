@@ -142,7 +142,21 @@ class Simulator {
   TypeId EntityType(StringId type, ContainerId container, TypeKind kind) const;
   uint32_t StoreIndex(ContainerId container, TypeId type);
   StringId ResolveValue(TypeId type, StringId value) const;
-  void CheckTimeOrder(uint32_t store, double time) const;
+  // Time must not go back within a store: inline, every entity event asks.
+  void CheckTimeOrder(uint32_t store, double time) const {
+    const EntityStore& s = trace_.stores()[store];
+    // drains_ only with a sink: without, reading it is one more cache miss per event.
+    if (options_.sink != nullptr && s.size() == drains_[store].tail_size) {  // the last entity was handed over
+      const StoreDrain& d = drains_[store];
+      if (d.last_start > time || (d.last_end != kOpen && d.last_end > time)) TimeGoesBack(s);
+      return;
+    }
+    if (s.size() == 0) return;
+    const size_t last = s.size() - 1;
+    const double end = s.end.empty() ? kOpen : s.end[last];
+    if (s.start[last] > time || (end != kOpen && end > time)) TimeGoesBack(s);
+  }
+  [[noreturn]] void TimeGoesBack(const EntityStore& s) const;
   uint32_t OpenState(uint32_t store, double time, StringId value, uint16_t level, uint32_t extras);
   void Destroy(ContainerId container, double time, size_t rank);
   void DestroyTree(ContainerId container, double time);
@@ -155,6 +169,14 @@ class Simulator {
   std::vector<TypeId> type_by_identifier_;         // indexed by StringId
   std::vector<ContainerId> container_by_identifier_;
   std::unordered_map<uint64_t, StringId> value_names_;  // (type << 32 | alias or name) -> name
+  // ResolveValue's recent answers, found without the map's division:
+  // most lines repeat a few values. Emptied when a value is defined.
+  struct ResolvedValue {
+    uint64_t key = UINT64_MAX;
+    StringId name = kEmptyString;
+  };
+  static constexpr int kResolvedBits = 8;
+  mutable std::array<ResolvedValue, size_t{1} << kResolvedBits> resolved_{};
   // Per store: its open states, bottom first. Most stores hold one at a
   // time, kept inline: a state event touches no cache line of the heap.
   std::vector<boost::container::small_vector<uint32_t, 2>> stacks_;
