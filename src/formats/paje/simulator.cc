@@ -74,24 +74,27 @@ void Simulator::DefineValue(StringId type_identifier, StringId name, StringId al
     throw SimulationError("values cannot be defined for " + std::string(TypeKindName(kind)) + " type " +
                           Quote(trace_, type_identifier));
   auto key = [type](StringId s) { return (uint64_t{type} << 32) | s; };
-  if (alias != kEmptyString && value_names_.count(key(alias)))
-    throw SimulationError("value " + Quote(trace_, alias) + " is already defined for type " +
-                          Quote(trace_, type_identifier));
-  if (value_names_.count(key(name)))
-    throw SimulationError("value " + Quote(trace_, name) + " is already defined for type " +
-                          Quote(trace_, type_identifier));
+  auto check = [&](StringId identifier) {
+    if (value_names_.count(key(identifier)))
+      throw SimulationError("value " + Quote(trace_, identifier) + " is already defined for type " +
+                            Quote(trace_, type_identifier));
+    if (undeclared_values_.count(key(identifier)))
+      throw SimulationError("value " + Quote(trace_, identifier) + " of type " + Quote(trace_, type_identifier) +
+                            " was used before this definition (pj_dump: a redefinition)");
+  };
+  if (alias != kEmptyString) check(alias);
+  check(name);
   trace_.AddValue(type, name, alias, color);
-  resolved_.fill({});  // an alias or name resolved before as itself now means this value
   value_names_[key(name)] = name;
   if (alias != kEmptyString) value_names_[key(alias)] = name;
 }
 
-StringId Simulator::ResolveValue(TypeId type, StringId value) const {
-  if (value_names_.empty()) return value;
+StringId Simulator::ResolveValue(TypeId type, StringId value) {
   const uint64_t key = (uint64_t{type} << 32) | value;
   ResolvedValue& r = resolved_[(key * 0x9e3779b97f4a7c15ULL) >> (64 - kResolvedBits)];
   if (r.key != key) {
     auto it = value_names_.find(key);
+    if (it == value_names_.end()) undeclared_values_.insert(key);
     r = {key, it == value_names_.end() ? value : it->second};
   }
   return r.name;

@@ -141,7 +141,10 @@ class Simulator {
   // The entity type `type` of kind `kind`, checked to be a child of the container's type.
   TypeId EntityType(StringId type, ContainerId container, TypeKind kind) const;
   uint32_t StoreIndex(ContainerId container, TypeId type);
-  StringId ResolveValue(TypeId type, StringId value) const;
+  // The name of the type's value `value` (an alias or a name), or `value`
+  // itself, which then names a value of its own for the type, as in
+  // pj_dump: a later definition of it is refused.
+  StringId ResolveValue(TypeId type, StringId value);
   // Time must not go back within a store: inline, every entity event asks.
   void CheckTimeOrder(uint32_t store, double time) const {
     const EntityStore& s = trace_.stores()[store];
@@ -169,14 +172,16 @@ class Simulator {
   std::vector<TypeId> type_by_identifier_;         // indexed by StringId
   std::vector<ContainerId> container_by_identifier_;
   std::unordered_map<uint64_t, StringId> value_names_;  // (type << 32 | alias or name) -> name
-  // ResolveValue's recent answers, found without the map's division:
-  // most lines repeat a few values. Emptied when a value is defined.
+  std::unordered_set<uint64_t> undeclared_values_;      // (type << 32 | word) used without a definition
+  // ResolveValue's recent answers, found without the maps' division: most
+  // lines repeat a few values. A definition never changes one (its alias
+  // and name cannot have been used before it).
   struct ResolvedValue {
     uint64_t key = UINT64_MAX;
     StringId name = kEmptyString;
   };
   static constexpr int kResolvedBits = 8;
-  mutable std::array<ResolvedValue, size_t{1} << kResolvedBits> resolved_{};
+  std::array<ResolvedValue, size_t{1} << kResolvedBits> resolved_{};
   // Per store: its open states, bottom first. Most stores hold one at a
   // time, kept inline: a state event touches no cache line of the heap.
   std::vector<boost::container::small_vector<uint32_t, 2>> stacks_;
