@@ -61,19 +61,20 @@ void SimulateRecord(const Record& r, std::span<const ExtraField> extras, Simulat
 namespace {
 
 // Simulates the records of the block that `mine` accepts, fetching their
-// stores ahead (the store of an entity event is scattered in memory);
-// `done(k)` after record k. Fills `failure` before throwing UserError.
+// stores ahead once there are many (Simulator::FetchAhead); `done(k)` after
+// record k. Fills `failure` before throwing UserError.
 template <class Mine, class Done>
 void SimulateRecords(const Block& block, Simulator& sim, bool sorted, Mine mine, Done done,
                      SimulationFailure& failure) {
   const std::vector<Record>& records = block.records;
   constexpr size_t kAhead = 16;  // lines between a prefetch stage and the next
+  const bool ahead = sim.FetchAhead();
   for (size_t k = 0; k < records.size(); ++k) {
-    if (k + 2 * kAhead < records.size()) {
+    if (ahead && k + 2 * kAhead < records.size()) {
       const Record& far = records[k + 2 * kAhead];
       if (mine(far)) sim.Prefetch(far.slot[kTypeSlot], far.slot[kContainerSlot], 0);
     }
-    if (k + kAhead < records.size()) {
+    if (ahead && k + kAhead < records.size()) {
       const Record& near = records[k + kAhead];
       if (mine(near)) sim.Prefetch(near.slot[kTypeSlot], near.slot[kContainerSlot], 1);
     }

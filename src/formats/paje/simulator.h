@@ -100,6 +100,13 @@ class Simulator {
   // fetching it ahead hides the cache misses. Stage 0 fetches the store's
   // header, stage 1 (later, once the header is in) the ends of its columns.
   void Prefetch(StringId type_identifier, StringId container_identifier, int stage) const;
+  // Whether Prefetch pays: only once the stores outgrow the caches. With
+  // fewer, the hints cost more than the misses they hide. On 10 M lines of
+  // every kind (2-core VM, 32 MB L3): 1,000 leaves (4,000 stores) 0.57 s
+  // without against 0.68 s with (best of 10); 2,744 leaves even; 8,000 leaves
+  // 1.47 s without against 0.96 s with.
+  bool FetchAhead() const { return trace_.stores().size() > kFetchAheadStores; }
+  static constexpr size_t kFetchAheadStores = 8192;
 
   // The end of the trace at `last_time` (the time of the last timed event):
   // destroys every container still alive, closing what is open. Destroying
