@@ -133,15 +133,7 @@ TypeId Simulator::EntityType(StringId type_identifier, ContainerId container, Ty
   return type;
 }
 
-bool Simulator::Route(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out) {
-  ContainerId c = container_identifier < container_by_identifier_.size() ? container_by_identifier_[container_identifier]
-                                                                         : kNone;
-  if (c != kNone) {
-    if (const RouteEntry* r = routes_[c].Find(type_identifier); r != nullptr && r->kind == kind) {
-      out = r->target;
-      return true;
-    }
-  }
+bool Simulator::NewRoute(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out) {
   out.container = LookupContainer(container_identifier);
   out.type = EntityType(type_identifier, out.container, kind);
   out.store = StoreIndex(out.container, out.type);

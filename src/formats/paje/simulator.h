@@ -142,7 +142,20 @@ class Simulator {
   // state, then its variable, ...), and a one-entry cache would miss on each
   // alternation, leaving the store's header cold. Throws for an unknown or
   // mismatched pair; false when the container is destroyed.
-  bool Route(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out);
+  bool Route(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out) {
+    // Inline: every entity event comes here, and mostly finds its route.
+    if (container_identifier < container_by_identifier_.size()) {
+      if (ContainerId c = container_by_identifier_[container_identifier]; c != kNone) {
+        if (const RouteEntry* r = routes_[c].Find(type_identifier); r != nullptr && r->kind == kind) {
+          out = r->target;
+          return true;
+        }
+      }
+    }
+    return NewRoute(type_identifier, container_identifier, kind, out);
+  }
+  // Route's first time for the pair: checks it and caches it.
+  bool NewRoute(StringId type_identifier, StringId container_identifier, TypeKind kind, Target& out);
   TypeId LookupType(StringId identifier) const;
   ContainerId LookupContainer(StringId identifier, const char* role = "container") const;
   // The entity type `type` of kind `kind`, checked to be a child of the container's type.
