@@ -89,14 +89,12 @@ void Simulator::DefineValue(StringId type_identifier, StringId name, StringId al
   if (alias != kEmptyString) value_names_[key(alias)] = name;
 }
 
-StringId Simulator::ResolveValue(TypeId type, StringId value) {
-  const uint64_t key = (uint64_t{type} << 32) | value;
-  ResolvedValue& r = resolved_[(key * 0x9e3779b97f4a7c15ULL) >> (64 - kResolvedBits)];
-  if (r.key != key) {
-    auto it = value_names_.find(key);
-    if (it == value_names_.end()) undeclared_values_.insert(key);
-    r = {key, it == value_names_.end() ? value : it->second};
-  }
+StringId Simulator::NewValue(uint64_t key) {
+  const auto value = static_cast<StringId>(key);
+  auto it = value_names_.find(key);
+  if (it == value_names_.end()) undeclared_values_.insert(key);
+  ResolvedValue& r = Resolved(key);
+  r = {key, it == value_names_.end() ? value : it->second};
   return r.name;
 }
 

@@ -164,7 +164,12 @@ class Simulator {
   // The name of the type's value `value` (an alias or a name), or `value`
   // itself, which then names a value of its own for the type, as in
   // pj_dump: a later definition of it is refused.
-  StringId ResolveValue(TypeId type, StringId value);
+  StringId ResolveValue(TypeId type, StringId value) {
+    const uint64_t key = (uint64_t{type} << 32) | value;
+    const auto& r = Resolved(key);
+    return r.key == key ? r.name : NewValue(key);  // inline: most lines repeat a value seen just before
+  }
+  StringId NewValue(uint64_t key);
   // Time must not go back within a store: inline, every entity event asks.
   void CheckTimeOrder(uint32_t store, double time) const {
     const EntityStore& s = trace_.stores()[store];
@@ -202,6 +207,7 @@ class Simulator {
   };
   static constexpr int kResolvedBits = 8;
   std::array<ResolvedValue, size_t{1} << kResolvedBits> resolved_{};
+  ResolvedValue& Resolved(uint64_t key) { return resolved_[(key * 0x9e3779b97f4a7c15ULL) >> (64 - kResolvedBits)]; }
   // Per store: its open states, bottom first. Most stores hold one at a
   // time, kept inline: a state event touches no cache line of the heap.
   std::vector<boost::container::small_vector<uint32_t, 2>> stacks_;
