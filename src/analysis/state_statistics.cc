@@ -48,12 +48,9 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
 StatisticsRow& StatisticsAccumulator::Row(TypeKind kind, TypeId type, StringId value) {
   // A type has one kind: (type, value) alone names the row in the cache.
   const uint64_t key = uint64_t{type} << 32 | value;
-  Cached& cached = cache_[(key * 0x9E3779B97F4A7C15ULL) >> 56];
-  if (cached.key != key) {
-    cached.key = key;
-    cached.row = &rows_[static_cast<size_t>(kind)][key];
-  }
-  return *cached.row;
+  auto& cached = cache_.Slot(key);
+  if (cached.key != key) cached = {key, &rows_[static_cast<size_t>(kind)][key]};
+  return *cached.value;
 }
 
 void StatisticsAccumulator::Add(const EntityStore& s, size_t begin, size_t end) {

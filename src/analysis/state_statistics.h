@@ -13,6 +13,7 @@
 #include "analysis/exact_sum.h"
 #include "model/entity_sink.h"
 #include "model/trace.h"
+#include "util/recent_answers.h"
 
 namespace macroscope::analysis {
 
@@ -62,13 +63,9 @@ class StatisticsAccumulator {
   double start_, end_;
   // By kind, (type << 32 | value) -> row; nodes do not move.
   std::array<std::unordered_map<uint64_t, StatisticsRow>, 5> rows_;  // TypeKind's five
-  // A direct-mapped cache in front of the maps: a trace's (type, value)
-  // pairs are few, and a map lookup per entity cost more than its sum.
-  struct Cached {
-    uint64_t key = UINT64_MAX;
-    StatisticsRow* row = nullptr;
-  };
-  std::array<Cached, 256> cache_{};
+  // In front of the maps: a trace's (type, value) pairs are few, and a map
+  // lookup per entity cost more than its sum.
+  RecentAnswers<StatisticsRow*> cache_;
 };
 
 // A streaming reading's entities into a StatisticsAccumulator

@@ -93,9 +93,9 @@ StringId Simulator::NewValue(uint64_t key) {
   const auto value = static_cast<StringId>(key);
   auto it = value_names_.find(key);
   if (it == value_names_.end()) undeclared_values_.insert(key);
-  ResolvedValue& r = Resolved(key);
+  auto& r = resolved_.Slot(key);
   r = {key, it == value_names_.end() ? value : it->second};
-  return r.name;
+  return r.value;
 }
 
 void Simulator::CreateContainer(double time, StringId type_identifier, StringId parent_identifier,

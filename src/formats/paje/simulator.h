@@ -33,6 +33,7 @@
 
 #include "model/entity_sink.h"
 #include "model/trace.h"
+#include "util/recent_answers.h"
 
 namespace macroscope::paje {
 
@@ -166,8 +167,8 @@ class Simulator {
   // pj_dump: a later definition of it is refused.
   StringId ResolveValue(TypeId type, StringId value) {
     const uint64_t key = (uint64_t{type} << 32) | value;
-    const auto& r = Resolved(key);
-    return r.key == key ? r.name : NewValue(key);  // inline: most lines repeat a value seen just before
+    const auto& r = resolved_.Slot(key);
+    return r.key == key ? r.value : NewValue(key);  // inline: most lines repeat a value seen just before
   }
   StringId NewValue(uint64_t key);
   // Time must not go back within a store: inline, every entity event asks.
@@ -201,13 +202,7 @@ class Simulator {
   // ResolveValue's recent answers, found without the maps' division: most
   // lines repeat a few values. A definition never changes one (its alias
   // and name cannot have been used before it).
-  struct ResolvedValue {
-    uint64_t key = UINT64_MAX;
-    StringId name = kEmptyString;
-  };
-  static constexpr int kResolvedBits = 8;
-  std::array<ResolvedValue, size_t{1} << kResolvedBits> resolved_{};
-  ResolvedValue& Resolved(uint64_t key) { return resolved_[(key * 0x9e3779b97f4a7c15ULL) >> (64 - kResolvedBits)]; }
+  RecentAnswers<StringId> resolved_;
   // Per store: its open states, bottom first. Most stores hold one at a
   // time, kept inline: a state event touches no cache line of the heap.
   std::vector<boost::container::small_vector<uint32_t, 2>> stacks_;
