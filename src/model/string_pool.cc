@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "util/packed_bytes.h"
+
 namespace macroscope {
 
 namespace {
@@ -68,29 +70,11 @@ StringId StringPool::Find(std::string_view text) const {
   return s.id_plus_one == 0 ? kNoId : s.id_plus_one - 1;
 }
 
-namespace {
-
-// The bytes of a string of 1 to 8 bytes in one word, read within the
-// string only: with its size, the word tells the string.
-uint64_t ShortKey(std::string_view text) {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  if (n >= 4) {
-    uint32_t first, last;
-    std::memcpy(&first, p, 4);
-    std::memcpy(&last, p + n - 4, 4);
-    return first | uint64_t{last} << 32;
-  }
-  return p[0] | uint64_t{p[n / 2]} << 8 | uint64_t{p[n - 1]} << 16;
-}
-
-}  // namespace
-
 StringId StringPool::Intern(std::string_view text) {
   if (text.empty()) return kEmptyString;  // id 0, interned first (and its data() may be null)
   if (!cache_) cache_ = std::make_unique<Cached[]>(kCacheEntries);
   if (text.size() <= kShortMax) {
-    const uint64_t key = ShortKey(text);
+    const uint64_t key = PackBytes(text).first;
     Cached* cached = &cache_[((key ^ uint64_t{text.size()} << 56) * 0x9e3779b97f4a7c15ULL) >> 51];
     static_assert(kCacheEntries == 1 << (64 - 51));
     uint64_t held;

@@ -49,9 +49,9 @@ class StringPool {
   // it on their second interning, so that one-off keys seldom evict the
   // names and values every line repeats.
   // Strings of up to 8 bytes (most of a line's: types, values, container
-  // names) are found by their bytes packed in one word (ShortKey), without
-  // hashing them byte by byte or calling memcmp: they hold that word in
-  // their first 8 bytes.
+  // names) are found by their bytes packed in one word
+  // (util/packed_bytes.h), without hashing them byte by byte or calling
+  // memcmp: they hold that word in their first 8 bytes.
   struct Cached {
     uint32_t id_plus_one = 0;
     uint8_t size = 0;

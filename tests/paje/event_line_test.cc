@@ -94,6 +94,36 @@ TEST(EventLineNumbers, ShortWordsAreFromCharsValues) {
   }
 }
 
+// A line's time is its own word's, whatever came before: runs of words
+// that repeat, differ by one character anywhere (of 1 to 20 characters,
+// across the 8- and 16-byte limits of the kept word), or are no numbers.
+TEST(EventLineNumbers, LineTimesAreEachWordsOwn) {
+  std::mt19937_64 rng(3);
+  std::vector<std::string> words;
+  for (size_t length = 1; length <= 20; ++length) {
+    const std::string base = std::string("12345678901234567890").substr(0, length);
+    words.push_back(base);
+    for (size_t at = 0; at < length; ++at) {
+      std::string w = base;
+      w[at] = at == 0 ? '+' : rng() % 4 == 0 ? 'x' : '7';
+      words.push_back(w);
+    }
+    words.push_back(base.substr(0, length - 1) + ".5");
+  }
+  LineTimes times;
+  size_t k = 0;
+  for (int i = 0; i < 200000; ++i) {
+    if (rng() % 2 == 0) k = rng() % words.size();  // else the word before again
+    const std::string& w = words[k];
+    std::optional<double> expected = ToTime(w);
+    if (!expected) {
+      EXPECT_THROW(times.Of(w), LineError) << w;
+      continue;
+    }
+    ASSERT_EQ(std::bit_cast<uint64_t>(times.Of(w)), std::bit_cast<uint64_t>(*expected)) << w;
+  }
+}
+
 TEST(EventLineNumbers, VariableValuesAreSinglePrecisionFromCharsValues) {
   StringPool strings;
   DefinitionParser parser("test", false);
@@ -111,13 +141,14 @@ TEST(EventLineNumbers, VariableValuesAreSinglePrecisionFromCharsValues) {
   DefinitionTable table;
   table.Add(*def, strings);
   std::mt19937_64 rng(11);
+  LineTimes times;
   for (int i = 0; i < 300000; ++i) {
     const std::string w = RandomNumberWord(rng);
     std::optional<float> expected = FromChars<float>(w);
     Block block;
     const std::vector<std::string_view> words{"14", "1", "V", "c", w};
     try {
-      DecodeEventLine(table, words, 1, strings, block);
+      DecodeEventLine(table, words, 1, strings, times, block);
     } catch (const LineError&) {
       ASSERT_FALSE(expected.has_value()) << w;
       continue;

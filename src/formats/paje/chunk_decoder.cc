@@ -95,6 +95,7 @@ void ChunkDecoders::Decode(Chunk& chunk) const {
   std::vector<std::string_view> words;
   words.reserve(32);
   std::unique_ptr<Block> block = queue_.TakeEmpty();
+  LineTimes times;
   uint64_t line = 0;
   for (Tokenizer before = tokenizer; tokenizer.Next(words, line); before = tokenizer) {
     if (!words[0].empty() && words[0][0] == '%') {
@@ -103,7 +104,7 @@ void ChunkDecoders::Decode(Chunk& chunk) const {
       break;
     }
     try {
-      DecodeEventLine(definitions_, words, line, chunk.strings, *block);
+      DecodeEventLine(definitions_, words, line, chunk.strings, times, *block);
     } catch (const LineError& e) {
       chunk.error = e.message;
       chunk.error_line = line;

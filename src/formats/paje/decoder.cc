@@ -181,7 +181,7 @@ void Decoder::Release(MappedFile* file, const char* upto) {
 
 bool Decoder::Event(const std::vector<std::string_view>& words, uint64_t line) {
   try {
-    DecodeEventLine(definitions_, words, line, strings_, *block_);
+    DecodeEventLine(definitions_, words, line, strings_, times_, *block_);
   } catch (const LineError& e) {
     Fail(e.message);
   }

@@ -81,6 +81,7 @@ class Decoder {
   BlockQueue& queue_;
   DefinitionParser definitions_parser_;
   DefinitionTable definitions_;
+  LineTimes times_;
   std::deque<std::string> queued_files_;
   std::set<std::string> read_files_;
   std::unique_ptr<Block> block_;

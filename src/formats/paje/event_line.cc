@@ -57,12 +57,6 @@ bool PlainDecimal(std::string_view w, T& out) {
   return true;
 }
 
-double ParseTime(std::string_view w) {
-  std::optional<double> v = ToTime(w);
-  if (!v) throw LineError{"unparsable number '" + std::string(!w.empty() && w[0] == '+' ? w.substr(1) : w) + "'"};
-  return *v;
-}
-
 // Variable values are single precision in pj_dump (strtof); so here.
 double ParseFloat(std::string_view w) {
   if (!w.empty() && w[0] == '+') w.remove_prefix(1);
@@ -83,6 +77,17 @@ std::optional<double> ToTime(std::string_view w) {
   auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
   if (ec != std::errc() || end != w.data() + w.size()) return std::nullopt;
   return v;
+}
+
+double LineTimes::Parse(std::string_view word, PackedBytes bytes) {
+  std::optional<double> v = ToTime(word);
+  if (!v)
+    throw LineError{"unparsable number '" + std::string(!word.empty() && word[0] == '+' ? word.substr(1) : word) +
+                    "'"};
+  size_ = word.size() - 1 < kPackedMax ? word.size() : 0;
+  bytes_ = bytes;
+  time_ = *v;
+  return *v;
 }
 
 const CompiledDefinition* DefinitionTable::FindAny(std::string_view id) const {
@@ -119,7 +124,7 @@ void DefinitionTable::Add(EventDefinition def, StringPool& strings) {
 }
 
 void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::string_view>& words, uint64_t line,
-                     StringPool& strings, Block& block) {
+                     StringPool& strings, LineTimes& times, Block& block) {
   const CompiledDefinition* d = definitions.Find(words[0]);
   if (d == nullptr) throw LineError{"event id '" + std::string(words[0]) + "' has no definition"};
   const EventDefinition& def = d->def;
@@ -129,7 +134,7 @@ void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::
   // What may throw first, so that the block is left as it was.
   // As pj_dump, every event sets the current time; one without a Time
   // field (a definition) sets it to 0.
-  const double time = d->time_word >= 0 ? ParseTime(words[d->time_word]) : 0;
+  const double time = d->time_word >= 0 ? times.Of(words[d->time_word]) : 0;
   const double number = d->number_word >= 0 ? ParseFloat(words[d->number_word]) : 0;
   Record& r = block.records.emplace_back();
   r.kind = def.kind;

@@ -440,6 +440,7 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
       return true;
     };
     std::vector<std::string_view> words;
+    LineTimes times;
     std::optional<Line> global, entity;  // the next of each
     for (;;) {
       if (!global && !globals.done()) global = globals.Next();
@@ -456,7 +457,7 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
       uint64_t number = 0;
       Tokenizer(line.text, LineOf(line.key)).Next(words, number);
       try {
-        DecodeEventLine(*tables[block->file_index], words, LineOf(line.key), trace.strings(), *block);
+        DecodeEventLine(*tables[block->file_index], words, LineOf(line.key), trace.strings(), times, *block);
       } catch (const LineError& e) {
         undecodable = {line.key, 0, MessageAt(block->file, LineOf(line.key), e.message)};
         break;
