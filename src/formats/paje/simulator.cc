@@ -152,7 +152,7 @@ void Simulator::Prefetch(StringId type_identifier, StringId container_identifier
   if (stage == 0) {  // the store's times, and its values or numbers (model/trace.h)
     __builtin_prefetch(&s);
     __builtin_prefetch(reinterpret_cast<const char*>(&s) + (r->kind == TypeKind::kVariable ? 128 : 64));
-    __builtin_prefetch(&stacks_[r->target.store]);
+    __builtin_prefetch(&store_states_[r->target.store]);
     return;
   }
   size_t n = s.size();
@@ -167,7 +167,7 @@ void Simulator::Prefetch(StringId type_identifier, StringId container_identifier
   if (s.kind != TypeKind::kEvent) __builtin_prefetch(s.end.data() + n, 1);
   __builtin_prefetch(s.value.data() + n, 1);
   if (s.kind == TypeKind::kState) __builtin_prefetch(s.level.data() + n, 1);
-  const auto& stack = stacks_[r->target.store];
+  const auto& stack = store_states_[r->target.store].stack;
   if (!stack.empty()) __builtin_prefetch(s.end.data() + stack.front(), 1);
 }
 
@@ -175,8 +175,7 @@ uint32_t Simulator::StoreIndex(ContainerId container, TypeId type) {
   for (auto& [t, index] : trace_.container(container).stores)
     if (t == type) return index;
   trace_.Store(container, type);
-  stacks_.emplace_back();
-  drains_.emplace_back();
+  store_states_.emplace_back();
   return static_cast<uint32_t>(trace_.stores().size() - 1);
 }
 
@@ -194,7 +193,7 @@ void Simulator::NewEvent(double time, StringId type_identifier, StringId contain
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(si, time);
-  s.start.push_back(time);
+  AppendTimes(si, s, time, kOpen);
   s.value.push_back(ResolveValue(type, value));
   if (!extras.empty()) s.extras.SetStart(s.size() - 1, s.extras.AddList(extras));
   Appended(si);
@@ -202,13 +201,12 @@ void Simulator::NewEvent(double time, StringId type_identifier, StringId contain
 
 uint32_t Simulator::OpenState(uint32_t si, double time, StringId value, uint16_t level, uint32_t extras) {
   EntityStore& s = trace_.store(si);
-  s.start.push_back(time);
-  s.end.push_back(kOpen);
+  AppendTimes(si, s, time, kOpen);
   s.value.push_back(value);
   s.level.push_back(level);
   auto index = static_cast<uint32_t>(s.size() - 1);
   if (extras != 0) s.extras.SetStart(index, extras);
-  stacks_[si].push_back(index);
+  store_states_[si].stack.push_back(index);
   Appended(si);
   return index;
 }
@@ -222,9 +220,7 @@ void Simulator::SetState(double time, StringId type_identifier, StringId contain
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(si, time);
-  // States ended by a set keep only their own fields (as in pj_dump).
-  for (uint32_t i : stacks_[si]) s.end[i] = time;
-  stacks_[si].clear();
+  EndOpenStates(si, s, time);  // with their own fields only (as in pj_dump)
   OpenState(si, time, ResolveValue(type, value), 0, s.extras.AddList(extras));
 }
 
@@ -236,8 +232,7 @@ void Simulator::ResetState(double time, StringId type_identifier, StringId conta
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(si, time);
   (void)extras;  // like a set, a reset gives no fields to the states it ends
-  for (uint32_t i : stacks_[si]) s.end[i] = time;
-  stacks_[si].clear();
+  EndOpenStates(si, s, time);
   Touched(si);
 }
 
@@ -251,13 +246,13 @@ void Simulator::PushState(double time, StringId type_identifier, StringId contai
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(si, time);
   uint32_t list = s.extras.AddList(extras);
-  auto& stack = stacks_[si];
+  auto& stack = store_states_[si].stack;
   uint16_t level = 0;
   if (!stack.empty()) {
     uint32_t top = stack.back();
     level = static_cast<uint16_t>(s.level[top] + 1);
     if (options_.no_imbrication) {  // the state below is interrupted, not nested
-      s.end[top] = time;
+      End(si, s, top, time);
       if (list != 0) s.extras.SetEnd(top, list);
     }
   }
@@ -273,13 +268,13 @@ void Simulator::PopState(double time, StringId type_identifier, StringId contain
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(si, time);
-  auto& stack = stacks_[si];
+  auto& stack = store_states_[si].stack;
   if (stack.empty())
     throw SimulationError("pop of state type " + Quote(trace_, trace_.type(type).name) + " in container " +
                           Quote(trace_, trace_.container(c).name) + " whose stack is empty");
   uint32_t list = s.extras.AddList(extras);
   uint32_t top = stack.back();
-  s.end[top] = time;
+  End(si, s, top, time);
   if (list != 0) s.extras.SetEnd(top, list);
   stack.pop_back();
   Touched(si);
@@ -303,31 +298,32 @@ void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identif
                           Quote(trace_, trace_.type(type).name) + " in container " +
                           Quote(trace_, trace_.container(c).name) + " that has no value yet");
   if (!alive) return;  // pj_dump drops what comes after the end
-  double previous = 0;
+  const uint32_t si = target.store;
+  // A set reads no earlier value: its line stays unread (only written).
+  auto changed = [&](double previous) {
+    return op == VariableOp::kSet ? value : op == VariableOp::kAdd ? previous + value : previous - value;
+  };
   uint32_t list = s.extras.AddList(extras);
   if (s.size() > 0) {
-    CheckTimeOrder(target.store, time);
+    CheckTimeOrder(si, time);
     size_t last = s.size() - 1;
-    if (s.start[last] == time) {  // same instant: the last value changes in place
-      s.number[last] = op == VariableOp::kSet ? value
-                     : op == VariableOp::kAdd ? s.number[last] + value
-                                              : s.number[last] - value;
+    if (store_states_[si].last_start == time) {  // same instant: the last value changes in place
+      s.number[last] = op == VariableOp::kSet ? value : changed(s.number[last]);
       return;
     }
-    s.end[last] = time;  // the next value's fields stay with the next value
-    previous = s.number[last];
+    End(si, s, last, time);  // the next value's fields stay with the next value
+    s.number.push_back(op == VariableOp::kSet ? value : changed(s.number[last]));
+  } else {
+    s.number.push_back(changed(0));
   }
-  s.start.push_back(time);
-  s.end.push_back(kOpen);
-  s.number.push_back(op == VariableOp::kSet ? value : op == VariableOp::kAdd ? previous + value : previous - value);
+  AppendTimes(si, s, time, kOpen);
   if (list != 0) s.extras.SetStart(s.size() - 1, list);
-  Appended(target.store);
+  Appended(si);
 }
 
 void Simulator::FinishLink(uint32_t si, const PendingLink& link, StringId key) {
   EntityStore& s = trace_.store(si);
-  s.start.push_back(link.start);
-  s.end.push_back(link.end);
+  AppendTimes(si, s, link.start, link.end);
   s.value.push_back(link.value);
   s.key.push_back(key);
   s.peer_start.push_back(link.start_container);
@@ -417,7 +413,7 @@ void Simulator::Destroy(ContainerId c, double time, size_t rank) {
   container.end = time;
   for (auto& [type, si] : container.stores) {
     EntityStore& s = trace_.store(si);
-    if (s.size() > 0 && !s.end.empty() && s.end.back() == kOpen) s.end.back() = time;
+    if (s.size() > 0 && !s.end.empty() && s.end.back() == kOpen) End(si, s, s.size() - 1, time);
   }
   ContainerState& cs = container_states_[c];
   if (!cs.pending_links.empty()) {
@@ -430,9 +426,7 @@ void Simulator::Destroy(ContainerId c, double time, size_t rank) {
     cs.pending_links.clear();
   }
   for (auto& [type, si] : trace_.container(c).stores) {
-    EntityStore& s = trace_.store(si);
-    for (uint32_t i : stacks_[si]) s.end[i] = time;
-    stacks_[si].clear();
+    EndOpenStates(si, trace_.store(si), time);
     Touched(si);  // nothing can come for it any more: hand it over at the next drain
   }
 }

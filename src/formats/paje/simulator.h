@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include <array>
 #include <span>
@@ -171,21 +172,35 @@ class Simulator {
     return r.key == key ? r.value : NewValue(key);  // inline: most lines repeat a value seen just before
   }
   StringId NewValue(uint64_t key);
-  // Time must not go back within a store: inline, every entity event asks.
+  // Time must not go back within a store: not before the start of its last
+  // entity, nor before its end once closed. Inline, every entity event asks.
   void CheckTimeOrder(uint32_t store, double time) const {
-    const EntityStore& s = trace_.stores()[store];
-    // drains_ only with a sink: without, reading it is one more cache miss per event.
-    if (options_.sink != nullptr && s.size() == drains_[store].tail_size) {  // the last entity was handed over
-      const StoreDrain& d = drains_[store];
-      if (d.last_start > time || (d.last_end != kOpen && d.last_end > time)) TimeGoesBack(s);
-      return;
-    }
-    if (s.size() == 0) return;
-    const size_t last = s.size() - 1;
-    const double end = s.end.empty() ? kOpen : s.end[last];
-    if (s.start[last] > time || (end != kOpen && end > time)) TimeGoesBack(s);
+    const StoreState& st = store_states_[store];
+    if (st.last_start > time || (st.last_end != kOpen && st.last_end > time)) TimeGoesBack(trace_.stores()[store]);
   }
   [[noreturn]] void TimeGoesBack(const EntityStore& s) const;
+  // Appends an entity's times to store `si` (its other columns are the
+  // caller's), noting them as its last entity's.
+  void AppendTimes(uint32_t si, EntityStore& s, double start, double end) {
+    s.start.push_back(start);
+    if (s.kind != TypeKind::kEvent) s.end.push_back(end);
+    StoreState& st = store_states_[si];
+    st.last_start = start;
+    st.last_end = end;
+    st.last_index = static_cast<uint32_t>(s.start.size() - 1);
+  }
+  // Ends entity `index` of store `si` at `time`.
+  void End(uint32_t si, EntityStore& s, size_t index, double time) {
+    s.end[index] = time;
+    if (index == store_states_[si].last_index) store_states_[si].last_end = time;
+  }
+  // Ends the open states of store `si` at `time` (a set, a reset, the
+  // container's end).
+  void EndOpenStates(uint32_t si, EntityStore& s, double time) {
+    auto& stack = store_states_[si].stack;
+    for (uint32_t i : stack) End(si, s, i, time);
+    stack.clear();
+  }
   uint32_t OpenState(uint32_t store, double time, StringId value, uint16_t level, uint32_t extras);
   void Destroy(ContainerId container, double time, size_t rank);
   void DestroyTree(ContainerId container, double time);
@@ -203,9 +218,22 @@ class Simulator {
   // lines repeat a few values. A definition never changes one (its alias
   // and name cannot have been used before it).
   RecentAnswers<StringId> resolved_;
-  // Per store: its open states, bottom first. Most stores hold one at a
-  // time, kept inline: a state event touches no cache line of the heap.
-  std::vector<boost::container::small_vector<uint32_t, 2>> stacks_;
+  // Per store, what its events read besides the store's own columns, in
+  // one cache line:
+  // - the times of its last entity, read here instead of at the columns'
+  //   ends, which are then only written: an event waits on fewer cache
+  //   misses. They stay when a drain hands the entity over to a sink;
+  // - its open states, bottom first (most stores hold one at a time, kept
+  //   inline);
+  // - whether it has something for the next drain.
+  struct alignas(64) StoreState {
+    double last_start = -std::numeric_limits<double>::infinity();  // none yet
+    double last_end = kOpen;
+    uint32_t last_index = UINT32_MAX;  // in the store; UINT32_MAX: none, or handed over
+    bool touched = false;
+    boost::container::small_vector<uint32_t, 2> stack;
+  };
+  std::vector<StoreState> store_states_;
   struct RouteEntry {
     StringId type_identifier = kNone;
     TypeKind kind = TypeKind::kContainer;
@@ -234,8 +262,8 @@ class Simulator {
     Touched(store);
   }
   void Touched(uint32_t store) {
-    if (options_.sink == nullptr || drains_[store].touched) return;
-    drains_[store].touched = true;
+    if (options_.sink == nullptr || store_states_[store].touched) return;
+    store_states_[store].touched = true;
     touched_.push_back(store);
   }
   // At the start of each entity event, when no entity index is held.
@@ -247,15 +275,6 @@ class Simulator {
   void Drain(bool all);
   void DrainStore(uint32_t store, bool all);
   void CompactExtras(uint32_t store);
-  struct StoreDrain {
-    bool touched = false;
-    // The store's last entity was handed over when the store was left with
-    // `tail_size` entities: while it still has that many, the time order is
-    // checked against `last_start` / `last_end` (kOpen: none).
-    size_t tail_size = SIZE_MAX;
-    double last_start = 0, last_end = kOpen;
-  };
-  std::vector<StoreDrain> drains_;                   // per store
   std::vector<uint32_t> touched_;                    // stores touched since the last drain
   size_t appended_ = 0;                              // entities appended since the last drain
   std::vector<uint32_t> keep_;                       // scratch: entities a drain keeps

@@ -45,7 +45,7 @@ void Simulator::Drain(bool all) {
   } else {
     for (uint32_t si : touched_) DrainStore(si, false);
   }
-  for (uint32_t si : touched_) drains_[si].touched = false;
+  for (uint32_t si : touched_) store_states_[si].touched = false;
   touched_.clear();
   appended_ = 0;
 }
@@ -64,7 +64,8 @@ void Simulator::DrainStore(uint32_t si, bool all) {
     }
     return;
   }
-  auto& stack = stacks_[si];
+  StoreState& st = store_states_[si];
+  auto& stack = st.stack;
   if (!all) {
     // Ascending: states are appended as they open.
     if (s.kind == TypeKind::kState) keep_.assign(stack.begin(), stack.end());
@@ -78,14 +79,9 @@ void Simulator::DrainStore(uint32_t si, bool all) {
   }
   if (n > begin) options_.sink->Completed(trace_, s, begin, n);
 
-  StoreDrain& d = drains_[si];
-  if (keep_.empty() || keep_.back() != n - 1) {  // the last entity goes: remember its times
-    d.last_start = s.start[n - 1];
-    d.last_end = s.end.empty() ? kOpen : s.end[n - 1];
-    d.tail_size = keep_.size();
-  } else {
-    d.tail_size = SIZE_MAX;
-  }
+  // The last entity, when kept, is the last of those kept; when handed
+  // over, its times stay the store's last (CheckTimeOrder).
+  st.last_index = !keep_.empty() && keep_.back() == n - 1 ? static_cast<uint32_t>(keep_.size() - 1) : UINT32_MAX;
   if (!s.extras.empty()) CompactExtras(si);  // reads the old indices: before the columns move
   KeepOnly(s.start, keep_, all);
   KeepOnly(s.end, keep_, all);
