@@ -7,8 +7,15 @@
 namespace macroscope::testing {
 
 CommandResult Mpirun(int ranks, const std::string& args, const std::string& environment) {
-  return RunCommand(environment + " " + MPIRUN + " --allow-run-as-root --oversubscribe -q -np " +
-                    std::to_string(ranks) + " " + MACROSCOPE_BINARY + " " + args);
+  // Each mpirun keeps its session files in a directory of its own: in the
+  // one OpenMPI shares by default, mpiruns that start while others end race
+  // (one removes it as another creates its own files there: "Error in file
+  // session_dir.c"), which made tests fail now and then when two test runs
+  // overlapped on a machine.
+  TempDir session;
+  return RunCommand(environment + " OMPI_MCA_orte_tmpdir_base=" + Quote(session.path()) + " " + MPIRUN +
+                    " --allow-run-as-root --oversubscribe -q -np " + std::to_string(ranks) + " " + MACROSCOPE_BINARY +
+                    " " + args);
 }
 
 void ExpectSameUnderMpirun(const std::string& args, double* exchanged) {
