@@ -193,7 +193,8 @@ void Simulator::NewEvent(double time, StringId type_identifier, StringId contain
   const uint32_t si = target.store;
   EntityStore& s = trace_.store(si);
   CheckTimeOrder(si, time);
-  AppendTimes(si, s, time, kOpen);
+  s.start.push_back(time);  // an event has no end column
+  NoteLast(si, s, time, kOpen);
   s.value.push_back(ResolveValue(type, value));
   if (!extras.empty()) s.extras.SetStart(s.size() - 1, s.extras.AddList(extras));
   Appended(si);
@@ -299,8 +300,9 @@ void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identif
                           Quote(trace_, trace_.container(c).name) + " that has no value yet");
   if (!alive) return;  // pj_dump drops what comes after the end
   const uint32_t si = target.store;
-  // A set reads no earlier value: its line stays unread (only written).
-  auto changed = [&](double previous) {
+  // By reference: a set reads no earlier value, whose line then stays
+  // unread (only written).
+  auto changed = [&](const double& previous) {
     return op == VariableOp::kSet ? value : op == VariableOp::kAdd ? previous + value : previous - value;
   };
   uint32_t list = s.extras.AddList(extras);
@@ -308,11 +310,11 @@ void Simulator::ChangeVariable(VariableOp op, double time, StringId type_identif
     CheckTimeOrder(si, time);
     size_t last = s.size() - 1;
     if (store_states_[si].last_start == time) {  // same instant: the last value changes in place
-      s.number[last] = op == VariableOp::kSet ? value : changed(s.number[last]);
+      s.number[last] = changed(s.number[last]);
       return;
     }
     End(si, s, last, time);  // the next value's fields stay with the next value
-    s.number.push_back(op == VariableOp::kSet ? value : changed(s.number[last]));
+    s.number.push_back(changed(s.number[last]));
   } else {
     s.number.push_back(changed(0));
   }

@@ -183,7 +183,11 @@ class Simulator {
   // caller's), noting them as its last entity's.
   void AppendTimes(uint32_t si, EntityStore& s, double start, double end) {
     s.start.push_back(start);
-    if (s.kind != TypeKind::kEvent) s.end.push_back(end);
+    s.end.push_back(end);
+    NoteLast(si, s, start, end);
+  }
+  // Notes the entity just appended to store `si` as its last.
+  void NoteLast(uint32_t si, const EntityStore& s, double start, double end) {
     StoreState& st = store_states_[si];
     st.last_start = start;
     st.last_end = end;
