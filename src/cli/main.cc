@@ -8,10 +8,8 @@
 #include "cli/commands.h"
 #include "mpi/world.h"
 #include "util/error.h"
-#include "util/huge_pages.h"
 
 int main(int argc, char** argv) {
-  macroscope::RestartWithHugePages(argv);  // first: it may start the process again
   CLI::App app{"macroscope: read, aggregate and explore execution traces", "macroscope"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "macroscope 0.1.0");

@@ -5,7 +5,7 @@
 // for 2.3 GB. The decoding thread, which usually waits on the simulating
 // one, faults them in instead (madvise MADV_POPULATE_WRITE: page tables
 // only, no data written), as far as the heap is mapped; glibc maps it 8 MB
-// ahead of its use (huge_pages.cc's top_pad).
+// ahead of its use (the top_pad of src/launcher/launcher.c).
 #pragma once
 
 #include <cstdint>
