@@ -70,13 +70,12 @@ StringId StringPool::Find(std::string_view text) const {
   return s.id_plus_one == 0 ? kNoId : s.id_plus_one - 1;
 }
 
-StringId StringPool::Intern(std::string_view text) {
+StringId StringPool::InternMissed(std::string_view text) {
   if (text.empty()) return kEmptyString;  // id 0, interned first (and its data() may be null)
   if (!cache_) cache_ = std::make_unique<Cached[]>(kCacheEntries);
   if (text.size() <= kShortMax) {
     const uint64_t key = PackBytes(text).first;
-    Cached* cached = &cache_[((key ^ uint64_t{text.size()} << 56) * 0x9e3779b97f4a7c15ULL) >> 51];
-    static_assert(kCacheEntries == 1 << (64 - 51));
+    Cached* cached = &cache_[ShortSlot(key, text.size())];
     uint64_t held;
     std::memcpy(&held, cached->bytes, sizeof held);
     if (cached->size == text.size() && held == key) return cached->id_plus_one - 1;

@@ -9,9 +9,12 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
+
+#include "util/packed_bytes.h"
 
 namespace macroscope {
 
@@ -21,7 +24,18 @@ inline constexpr StringId kEmptyString = 0;
 class StringPool {
  public:
   StringPool();
-  StringId Intern(std::string_view text);
+  StringId Intern(std::string_view text) {
+    // Inline, the cache's hit on a short string: most of a trace's lines
+    // are such words, and a call costs them more than the lookup.
+    if (text.size() - 1 < kShortMax && cache_) {
+      const uint64_t key = PackBytes(text).first;
+      const Cached& cached = cache_[ShortSlot(key, text.size())];
+      uint64_t held;
+      std::memcpy(&held, cached.bytes, sizeof held);
+      if (cached.size == text.size() && held == key) return cached.id_plus_one - 1;
+    }
+    return InternMissed(text);
+  }
   // The id of text if it was interned before; kNoId otherwise.
   static constexpr StringId kNoId = UINT32_MAX;
   StringId Find(std::string_view text) const;
@@ -60,7 +74,14 @@ class StringPool {
   static constexpr size_t kCachedMax = sizeof(Cached::bytes);
   static constexpr size_t kShortMax = 8;
   static constexpr size_t kCacheEntries = 8192;
+  // The cache entry of a short string, from its packed bytes and size.
+  static size_t ShortSlot(uint64_t key, size_t size) {
+    static_assert(kCacheEntries == 1 << (64 - 51));
+    return ((key ^ uint64_t{size} << 56) * 0x9e3779b97f4a7c15ULL) >> 51;
+  }
   std::unique_ptr<Cached[]> cache_;  // allocated on the first Intern
+  // Intern past the inline hit: the empty string, longer strings, misses.
+  StringId InternMissed(std::string_view text);
   void Grow();
   // Past the cache: finds or adds text in the table; a string found there
   // enters `cached` (when given; short ones as `short_key`).
