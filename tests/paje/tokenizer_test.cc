@@ -1,9 +1,11 @@
 // The tokenizer cuts short lines from bit masks of 32 characters at a
 // time (when 32 remain) and everything else one character at a time
-// (tokenizer.cc): both must cut the same words. A line alone, with its
+// (tokenizer.h): both must cut the same words. A line alone, with its
 // newline and under 32 characters, takes the one-character way; the whole
-// text, lines one after the other, takes the other way for most of them. Random lines of blanks of every kind, quotes, comments,
-// NULs and word characters.
+// text, lines one after the other, takes the other way for most of them.
+// Random lines of blanks of every kind, quotes, comments, NULs, word
+// characters, and the control and high bytes on either side of the blanks'
+// codes (words, for pj_dump).
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -39,7 +41,7 @@ std::vector<Line> Cut(std::string_view text, uint64_t first_line) {
 
 TEST(TokenizerTest, ShortLinesCutAsCharacterByCharacter) {
   std::mt19937_64 rng(3);
-  const std::string alphabet("ab1. \t\r\v\f\"#x\0", 13);
+  const std::string alphabet("ab1. \t\r\v\f\"#x\0\x08\x0e\x1f\x21\x7f\x80\x89\xff", 21);
   for (int round = 0; round < 2000; ++round) {
     std::string text;
     std::vector<Line> expected;
