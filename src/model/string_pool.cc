@@ -73,13 +73,9 @@ StringId StringPool::Find(std::string_view text) const {
 StringId StringPool::InternMissed(std::string_view text) {
   if (text.empty()) return kEmptyString;  // id 0, interned first (and its data() may be null)
   if (!cache_) cache_ = std::make_unique<Cached[]>(kCacheEntries);
-  if (text.size() <= kShortMax) {
+  if (text.size() <= kShortMax) {  // missed by Intern's lookup (or the cache was new)
     const uint64_t key = PackBytes(text).first;
-    Cached* cached = &cache_[ShortSlot(key, text.size())];
-    uint64_t held;
-    std::memcpy(&held, cached->bytes, sizeof held);
-    if (cached->size == text.size() && held == key) return cached->id_plus_one - 1;
-    return InternNew(text, Hash(text), cached, key);
+    return InternNew(text, Hash(text), &cache_[ShortSlot(key, text.size())], key);
   }
   uint64_t hash = Hash(text);
   Cached* cached = nullptr;
