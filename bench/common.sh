@@ -33,17 +33,18 @@ event_lines() { LC_ALL=C grep -c -v -E '^(%|[0-7] )' "$1"; }
 # enough to move a ratio across its target.
 measure() {
   local report=${time_file:-$work/time.txt} start end
-  start=${EPOCHREALTIME/,/.}  # a point whatever the locale
+  start=${EPOCHREALTIME/[.,]/}  # microseconds, whatever the locale's decimal mark
   if ! /usr/bin/time -v "$@" > /dev/null 2> "$report"; then
     echo "failed: $*" >&2
     tail -25 "$report" >&2
     exit 1
   fi
-  end=${EPOCHREALTIME/,/.}
-  awk -F': ' -v start="$start" -v end="$end" '
+  end=${EPOCHREALTIME/[.,]/}
+  # The difference in integers: no absolute time goes through a double.
+  awk -F': ' -v us="$(( end - start ))" '
     /User time \(seconds\)/ || /System time \(seconds\)/ { cpu += $2 }
     /Maximum resident set size/ { rss = $2 }
-    END { printf "%.6f %s %s\n", end - start, cpu, rss }' "$report"
+    END { printf "%.6f %s %s\n", us / 1e6, cpu, rss }' "$report"
 }
 
 # measure_best ROUNDS COMMAND...: measure's line of the run with the
