@@ -361,19 +361,20 @@ void Simulator::LinkEnd(bool is_start, double time, StringId type_identifier, St
   value = ResolveValue(type, value);
   if (trace_.container(c).destroyed) return;  // pj_dump drops what comes after the end
   ContainerState& cs = container_states_[c];
-  if (cs.used_keys.count(key))
+  uint32_t* held = cs.keys.Find(key);
+  if (held != nullptr && *held == kUsedKey)
     throw SimulationError("link key " + Quote(trace_, key) + " was already used in container " +
                           Quote(trace_, trace_.container(c).name));
   uint32_t si = StoreIndex(c, type);
   EntityStore& s = trace_.store(si);
-  auto it = cs.pending_links.find(key);
-  const bool first = it == cs.pending_links.end();
-  PendingLink link = first ? PendingLink{type, kOpen, kOpen, value, kNone, kNone, 0, 0} : it->second;
+  const bool first = held == nullptr;
+  PendingLink link = first ? PendingLink{type, kOpen, kOpen, value, kNone, kNone, 0, 0} : pending_links_[*held];
   (is_start ? link.start : link.end) = time;
   (is_start ? link.start_container : link.end_container) = peer;
   (first ? link.first_extras : link.second_extras) = s.extras.AddList(extras);
   if (first) {
-    cs.pending_links.emplace(key, link);
+    cs.keys.Insert(key, Hold(link));
+    ++cs.pending;
     return;
   }
   if (link.value != value)
@@ -382,8 +383,20 @@ void Simulator::LinkEnd(bool is_start, double time, StringId type_identifier, St
                           " (key " + Quote(trace_, key) + ") had " + Quote(trace_, link.value));
   CheckTimeOrder(si, time);
   FinishLink(si, link, key);
-  cs.pending_links.erase(it);
-  cs.used_keys.insert(key);
+  Release(*held);
+  *held = kUsedKey;
+  --cs.pending;
+}
+
+uint32_t Simulator::Hold(const PendingLink& link) {
+  if (free_pending_.empty()) {
+    pending_links_.push_back(link);
+    return static_cast<uint32_t>(pending_links_.size() - 1);
+  }
+  const uint32_t index = free_pending_.back();
+  free_pending_.pop_back();
+  pending_links_[index] = link;
+  return index;
 }
 
 void Simulator::DestroyContainer(double time, StringId type_identifier, StringId name) {
@@ -418,15 +431,22 @@ void Simulator::Destroy(ContainerId c, double time, size_t rank) {
     if (s.size() > 0 && !s.end.empty() && s.end.back() == kOpen) End(si, s, s.size() - 1, time);
   }
   ContainerState& cs = container_states_[c];
-  if (!cs.pending_links.empty()) {
+  if (cs.pending > 0) {
     if (!options_.ignore_incomplete_links) {
-      const auto& [key, link] = *cs.pending_links.begin();
-      throw SimulationError(std::to_string(cs.pending_links.size()) + " incomplete link(s) at the end of container " +
+      StringId key = kNone;
+      cs.keys.ForEach([&key](StringId k, uint32_t held) {
+        if (held != kUsedKey && key == kNone) key = k;
+      });
+      const PendingLink& link = pending_links_[*cs.keys.Find(key)];
+      throw SimulationError(std::to_string(cs.pending) + " incomplete link(s) at the end of container " +
                             Quote(trace_, container.name) + ", e.g. key " + Quote(trace_, key) + " of type " +
                             Quote(trace_, trace_.type(link.type).name), rank);
     }
-    cs.pending_links.clear();
+    cs.keys.ForEach([this](StringId, uint32_t held) {
+      if (held != kUsedKey) Release(held);
+    });
   }
+  cs = ContainerState{};  // nothing comes for a destroyed container: its keys can go
   for (auto& [type, si] : trace_.container(c).stores) {
     EndOpenStates(si, trace_.store(si), time);
     Touched(si);  // nothing can come for it any more: hand it over at the next drain

@@ -34,6 +34,7 @@
 
 #include "model/entity_sink.h"
 #include "model/trace.h"
+#include "util/id_map.h"
 #include "util/recent_answers.h"
 
 namespace macroscope::paje {
@@ -128,10 +129,17 @@ class Simulator {
     // order they came (the end may come first).
     uint32_t first_extras = 0, second_extras = 0;
   };
+  // The link keys a container has seen: each maps to its link, waiting in
+  // pending_links_ for its other half, or to kUsedKey once the link is
+  // complete (pj_dump refuses to reuse a key).
+  static constexpr uint32_t kUsedKey = UINT32_MAX;
   struct ContainerState {
-    std::unordered_map<StringId, PendingLink> pending_links;
-    std::unordered_set<StringId> used_keys;  // pj_dump refuses to reuse a link key
+    IdMap<uint32_t> keys;
+    uint32_t pending = 0;  // links waiting
   };
+  // A waiting link's place in pending_links_, and its release.
+  uint32_t Hold(const PendingLink& link);
+  void Release(uint32_t index) { free_pending_.push_back(index); }
 
   // Where an entity event goes: its container, its type, their store.
   struct Target {
@@ -257,6 +265,8 @@ class Simulator {
   };
   std::vector<RouteSet> routes_;                     // indexed by ContainerId
   std::vector<ContainerState> container_states_;
+  std::vector<PendingLink> pending_links_;  // the waiting links of every container
+  std::vector<uint32_t> free_pending_;      // places in pending_links_ to reuse
 
   // Streaming (simulator_drain.cc). An entity appended to a store, or
   // closed in it: the store has something to hand over at the next drain.

@@ -131,11 +131,12 @@ void Simulator::CompactExtras(uint32_t si) {
   std::vector<uint32_t> at_start = column(x.at_start());
   std::vector<uint32_t> at_end = column(x.at_end());
   if (s.kind == TypeKind::kLink) {
-    for (auto& [key, link] : container_states_[s.container].pending_links) {
-      if (link.type != s.type) continue;
+    container_states_[s.container].keys.ForEach([&](StringId, uint32_t held) {
+      if (held == kUsedKey || pending_links_[held].type != s.type) return;
+      PendingLink& link = pending_links_[held];
       link.first_extras = map(link.first_extras);
       link.second_extras = map(link.second_extras);
-    }
+    });
   }
   if (new_fields.empty()) {  // no list left: the column is as new
     s.extras = ExtraColumn();
