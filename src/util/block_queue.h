@@ -58,6 +58,11 @@ class BlockQueue {
     cancelled_ = true;
     changed_.notify_all();
   }
+  // Producer: whether a push would wait now.
+  bool full() const {
+    std::lock_guard lock(mutex_);
+    return full_.size() >= capacity_;
+  }
   // Producer: whether the consumer has cancelled.
   bool cancelled() const {
     std::lock_guard lock(mutex_);

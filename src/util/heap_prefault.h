@@ -2,10 +2,11 @@
 // a large trace grows the heap by gigabytes on the simulating thread, and
 // the kernel zeroes each new page when that thread first writes it: under
 // this project's virtual machines, 3 to 5 s of system time on that thread
-// for 2.3 GB. The decoding thread, which usually waits on the simulating
-// one, faults them in instead (madvise MADV_POPULATE_WRITE: page tables
-// only, no data written), as far as the heap is mapped; glibc maps it 8 MB
-// ahead of its use (the top_pad of src/launcher/launcher.c).
+// for 2.3 GB. The decoding thread, whenever it is ahead of the simulating
+// one (it would wait for it), faults them in instead (madvise
+// MADV_POPULATE_WRITE: page tables only, no data written), as far as the
+// heap is mapped; glibc maps it 8 MB ahead of its use (the top_pad of
+// src/launcher/launcher.c).
 #pragma once
 
 #include <cstdint>

@@ -35,7 +35,7 @@ void Decoder::Flush(bool last) {
   block_->last = last;
   block_->file = file_;
   queue_.Push(std::move(block_));
-  if (on_block_) on_block_();
+  if (when_ahead_ && queue_.full()) when_ahead_();
   block_ = last ? nullptr : queue_.TakeEmpty();
 }
 

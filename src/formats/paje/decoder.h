@@ -50,8 +50,10 @@ class Decoder {
     chunk_bytes_ = chunk_bytes;
   }
 
-  // Runs `hook` on the decoding thread after each block it hands over.
-  void OnBlock(std::function<void()> hook) { on_block_ = std::move(hook); }
+  // Runs `hook` on the decoding thread when it is ahead: after handing
+  // over a block that fills the queue (its next block would wait). Work
+  // given there (heap_prefault.h) goes to whichever thread has time.
+  void WhenAhead(std::function<void()> hook) { when_ahead_ = std::move(hook); }
 
   const DecodeStats& stats() const { return stats_; }
 
@@ -94,7 +96,7 @@ class Decoder {
   const char* text_ = nullptr;  // the current file's text
   size_t released_ = 0;         // bytes of it released
   std::vector<std::string_view> words_;
-  std::function<void()> on_block_;
+  std::function<void()> when_ahead_;
 };
 
 }  // namespace macroscope::paje
