@@ -424,7 +424,7 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
   PartError failed;
   uint64_t last_key = 0;  // 0: no record
   double last_time = -1;
-  BlockQueue queue(4);
+  BlockQueue queue(kQueueBlocks);
   PartError undecodable;  // the decoder's error, set before its last block
   auto decode = [&] {
     std::unique_ptr<Block> block = queue.TakeEmpty();

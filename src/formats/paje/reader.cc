@@ -31,7 +31,7 @@ constexpr bool kDecoderThread = true;
 // simulates, so parsing and simulation overlap (decoding_thread.h).
 template <class Decode>
 ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Decode decode) {
-  BlockQueue queue(kDecoderThread ? 4 : SIZE_MAX);
+  BlockQueue queue(kDecoderThread ? kQueueBlocks : SIZE_MAX);
   Decoder decoder(trace.strings(), options.no_strict, queue);
   if (options.sort) decoder.SortLines(std::max<size_t>(options.sort_memory, 1));
   // By default the decoding workers take the cores the simulating thread
