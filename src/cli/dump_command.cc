@@ -26,7 +26,10 @@ void RunDump(const DumpArgs& args) {
   LoadedTrace loaded;
   LoadTrace(args.files, args.read, loaded);
   if (args.time) std::printf("%f\n", loaded.seconds);
-  if (args.quiet) return;
+  if (args.quiet) {
+    DropAtExit(std::move(loaded.trace));
+    return;
+  }
   paje::DumpOptions dump = args.dump;
   const Trace& trace = loaded.trace;
   if (!args.start.empty()) dump.start = ParseTime(trace.time_base(), args.start, trace.start_time(), "--start");
@@ -34,11 +37,12 @@ void RunDump(const DumpArgs& args) {
   if (args.output.empty()) {
     paje::WriteDump(loaded.trace, dump, stdout);
     std::fflush(stdout);
-    return;
+  } else {
+    AtomicFile file(args.output);
+    paje::WriteDump(loaded.trace, dump, file.stream());
+    file.Commit();
   }
-  AtomicFile file(args.output);
-  paje::WriteDump(loaded.trace, dump, file.stream());
-  file.Commit();
+  DropAtExit(std::move(loaded.trace));
 }
 
 }  // namespace
