@@ -192,8 +192,8 @@ bool Decoder::Event(const std::vector<std::string_view>& words, uint64_t line) {
   return !queue_.cancelled();
 }
 
-void Decoder::QueueTraceFile(const Record& r) {
-  if (r.kind != EventKind::kTraceFile || file_ == "-") return;
+void Decoder::QueueFile(const Record& r) {
+  if (file_ == "-") return;
   std::filesystem::path target(strings_.View(r.Get(Field::kFilename)));
   if (target.is_relative()) target = std::filesystem::path(file_).parent_path() / target;
   queued_files_.push_back(target.string());

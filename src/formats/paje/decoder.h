@@ -69,8 +69,12 @@ class Decoder {
   bool DecodeChunks(Tokenizer& tokenizer, std::string_view text, MappedFile* file);
   // Decodes one event line; returns false when the consumer cancelled.
   bool Event(const std::vector<std::string_view>& words, uint64_t line);
-  // A PajeTraceFile record queues the file it names.
-  void QueueTraceFile(const Record& r);
+  // A PajeTraceFile record queues the file it names. Inline, the test of
+  // every record.
+  void QueueTraceFile(const Record& r) {
+    if (r.kind == EventKind::kTraceFile) QueueFile(r);
+  }
+  void QueueFile(const Record& r);
   void Note(LineSort& sorted, const std::vector<std::string_view>& words, uint64_t line, std::string_view text) const;
   void Definition(const std::vector<std::string_view>& words, uint64_t line);
   // The bytes of the current file before `upto` will not be read again.
