@@ -63,8 +63,11 @@ void Decoder::DecodeFiles(const std::vector<std::string>& files) {
 }
 
 void Decoder::Abandon(const std::string& error) {
-  // The failing line may have left a half-built record.
-  if (!block_->records.empty() && block_->records.back().line == line_) block_->records.pop_back();
+  // The failing line may have left a half-built record, and its user fields.
+  if (!block_->records.empty() && block_->records.back().line == line_) {
+    block_->extras.resize(block_->records.back().extras_begin);
+    block_->records.pop_back();
+  }
   block_->error = error;
 }
 

@@ -58,14 +58,14 @@ bool PlainDecimal(std::string_view w, T& out) {
 }
 
 // Variable values are single precision in pj_dump (strtof); so here.
-double ParseFloat(std::string_view w) {
+float ParseFloat(std::string_view w) {
   if (!w.empty() && w[0] == '+') w.remove_prefix(1);
   float v = 0;
-  if (PlainDecimal<float, uint64_t{1} << 24, 10>(w, v)) return static_cast<double>(v);
+  if (PlainDecimal<float, uint64_t{1} << 24, 10>(w, v)) return v;
   auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
   if (ec == std::errc::result_out_of_range) throw LineError{"number out of range '" + std::string(w) + "'"};
   if (ec != std::errc() || end != w.data() + w.size()) throw LineError{"unparsable number '" + std::string(w) + "'"};
-  return static_cast<double>(v);
+  return v;
 }
 
 }  // namespace
@@ -135,7 +135,7 @@ void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::
   // As pj_dump, every event sets the current time; one without a Time
   // field (a definition) sets it to 0.
   const double time = d->time_word >= 0 ? times.Of(words[d->time_word]) : 0;
-  const double number = d->number_word >= 0 ? ParseFloat(words[d->number_word]) : 0;
+  const float number = d->number_word >= 0 ? ParseFloat(words[d->number_word]) : 0;
   Record& r = block.records.emplace_back();
   r.kind = def.kind;
   r.line = line;
@@ -148,7 +148,6 @@ void DecodeEventLine(const DefinitionTable& definitions, const std::vector<std::
   }
   r.extras_begin = static_cast<uint32_t>(block.extras.size());
   for (auto& [w, name] : d->user_fields) block.extras.push_back({name, strings.Intern(words[w])});
-  r.extras_count = static_cast<uint32_t>(block.extras.size() - r.extras_begin);
 }
 
 }  // namespace macroscope::paje

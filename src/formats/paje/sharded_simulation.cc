@@ -40,13 +40,13 @@ void SimulateRecord(const Record& r, std::span<const ExtraField> extras, Simulat
     case K::kPopState: sim.PopState(r.time, f(F::kType), f(F::kContainer), extras); break;
     case K::kResetState: sim.ResetState(r.time, f(F::kType), f(F::kContainer), extras); break;
     case K::kSetVariable:
-      sim.ChangeVariable(Simulator::VariableOp::kSet, r.time, f(F::kType), f(F::kContainer), r.number, extras);
+      sim.ChangeVariable(Simulator::VariableOp::kSet, r.time, f(F::kType), f(F::kContainer), double{r.number}, extras);
       break;
     case K::kAddVariable:
-      sim.ChangeVariable(Simulator::VariableOp::kAdd, r.time, f(F::kType), f(F::kContainer), r.number, extras);
+      sim.ChangeVariable(Simulator::VariableOp::kAdd, r.time, f(F::kType), f(F::kContainer), double{r.number}, extras);
       break;
     case K::kSubVariable:
-      sim.ChangeVariable(Simulator::VariableOp::kSub, r.time, f(F::kType), f(F::kContainer), r.number, extras);
+      sim.ChangeVariable(Simulator::VariableOp::kSub, r.time, f(F::kType), f(F::kContainer), double{r.number}, extras);
       break;
     case K::kStartLink:
       sim.StartLink(r.time, f(F::kType), f(F::kContainer), f(F::kStartContainer), f(F::kValue), f(F::kKey), extras);
@@ -81,7 +81,9 @@ void SimulateRecords(const Block& block, Simulator& sim, bool sorted, Mine mine,
     const Record& r = records[k];
     if (!mine(r)) continue;
     try {
-      SimulateRecord(r, {block.extras.data() + r.extras_begin, r.extras_count}, sim);
+      const uint32_t extras_end =
+          k + 1 < records.size() ? records[k + 1].extras_begin : static_cast<uint32_t>(block.extras.size());
+      SimulateRecord(r, {block.extras.data() + r.extras_begin, extras_end - r.extras_begin}, sim);
     } catch (const TimeOrderError& e) {
       failure = {k, e.rank};
       ThrowAt(block.file, r.line, std::string(e.what()) + (sorted ? "" : " (read it with --sort)"));
