@@ -40,13 +40,16 @@ void SimulateRecord(const Record& r, std::span<const ExtraField> extras, Simulat
     case K::kPopState: sim.PopState(r.time, f(F::kType), f(F::kContainer), extras); break;
     case K::kResetState: sim.ResetState(r.time, f(F::kType), f(F::kContainer), extras); break;
     case K::kSetVariable:
-      sim.ChangeVariable(Simulator::VariableOp::kSet, r.time, f(F::kType), f(F::kContainer), double{r.number}, extras);
+      sim.ChangeVariable(Simulator::VariableOp::kSet, r.time, f(F::kType), f(F::kContainer), double{r.number},
+                         extras);
       break;
     case K::kAddVariable:
-      sim.ChangeVariable(Simulator::VariableOp::kAdd, r.time, f(F::kType), f(F::kContainer), double{r.number}, extras);
+      sim.ChangeVariable(Simulator::VariableOp::kAdd, r.time, f(F::kType), f(F::kContainer), double{r.number},
+                         extras);
       break;
     case K::kSubVariable:
-      sim.ChangeVariable(Simulator::VariableOp::kSub, r.time, f(F::kType), f(F::kContainer), double{r.number}, extras);
+      sim.ChangeVariable(Simulator::VariableOp::kSub, r.time, f(F::kType), f(F::kContainer), double{r.number},
+                         extras);
       break;
     case K::kStartLink:
       sim.StartLink(r.time, f(F::kType), f(F::kContainer), f(F::kStartContainer), f(F::kValue), f(F::kKey), extras);
