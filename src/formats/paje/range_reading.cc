@@ -505,7 +505,7 @@ std::optional<ReadStats> ReadPajeInParts(const std::vector<std::string>& files, 
   AgreeOnErrors(share, failed, &last_key, &last_time);
   SimulationFailure failure;
   try {
-    FinishSimulation(sim, last_time, &failure);
+    FinishSimulation(sim, last_time, files[FileOf(last_key)], LineOf(last_key), &failure);
   } catch (const UserError& e) {
     failed = {UINT64_MAX, failure.rank, e.what()};
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "formats/paje/decoder.h"
@@ -52,6 +53,8 @@ ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Deco
   if (kDecoderThread) decoder.WhenAhead([&prefaulter] { prefaulter.Advance(); });
   DecodingThread decoding(queue, [&] { decode(decoder); }, kDecoderThread);
   double last_time = -1;  // pj_dump's "no event yet"
+  std::string last_file;   // and where the last record came from
+  uint64_t last_line = 0;
   for (;;) {
     std::unique_ptr<Block> block = queue.Pop();
     if (sharded) {
@@ -59,7 +62,11 @@ ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Deco
     } else {
       SimulateBlock(*block, simulator, options.sort);
     }
-    if (!block->records.empty()) last_time = block->records.back().time;
+    if (!block->records.empty()) {
+      last_time = block->records.back().time;
+      last_line = block->records.back().line;
+      if (last_file != block->file) last_file = block->file;
+    }
     if (block->last) {
       decoding.Finish();
       if (!block->error.empty()) throw UserError(block->error);
@@ -69,9 +76,9 @@ ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Deco
     queue.Recycle(std::move(block));
   }
   if (sharded) {
-    sharded->Finish(last_time);
+    sharded->Finish(last_time, last_file, last_line);
   } else {
-    FinishSimulation(simulator, last_time);
+    FinishSimulation(simulator, last_time, last_file, last_line);
   }
   const DecodeStats& s = decoder.stats();
   return {s.lines, s.events, s.bytes};

@@ -98,12 +98,12 @@ void SimulateRecords(const Block& block, Simulator& sim, bool sorted, Mine mine,
   }
 }
 
-void Finish(Simulator& sim, double last_time, SimulationFailure& failure) {
+void Finish(Simulator& sim, double last_time, std::string_view file, uint64_t line, SimulationFailure& failure) {
   try {
     sim.Finish(last_time);
   } catch (const SimulationError& e) {
     failure = {UINT64_MAX, e.rank};
-    throw UserError(std::string("end of trace: ") + e.what());
+    ThrowAt(file, line, std::string("end of trace: ") + e.what());
   }
 }
 
@@ -128,9 +128,10 @@ void SimulateBlock(const Block& block, Simulator& sim, bool sorted, SimulationFa
       failure != nullptr ? *failure : ignored);
 }
 
-void FinishSimulation(Simulator& sim, double last_time, SimulationFailure* failure) {
+void FinishSimulation(Simulator& sim, double last_time, std::string_view file, uint64_t line,
+                      SimulationFailure* failure) {
   SimulationFailure ignored;
-  Finish(sim, last_time, failure != nullptr ? *failure : ignored);
+  Finish(sim, last_time, file, line, failure != nullptr ? *failure : ignored);
 }
 
 // The shards' sink: hand-overs come from several threads, one at a time.
@@ -273,11 +274,11 @@ void ShardedSimulation::Simulate(const Block& block) {
   position_ += block.records.size();
 }
 
-void ShardedSimulation::Finish(double last_time) {
+void ShardedSimulation::Finish(double last_time, std::string_view file, uint64_t line) {
   Round([&](Shard& shard) {
     SimulationFailure failure;
     try {
-      paje::Finish(*shard.sim, last_time, failure);
+      paje::Finish(*shard.sim, last_time, file, line, failure);
     } catch (...) {
       shard.error_at = UINT64_MAX;
       shard.error_rank = failure.rank;

@@ -51,9 +51,11 @@ struct SimulationFailure {
 void SimulateBlock(const Block& block, Simulator& sim, bool sorted, SimulationFailure* failure = nullptr,
                    const std::function<void(size_t)>& done = {});
 
-// The end of the trace (Simulator::Finish); throws UserError, filling
-// `failure` first when given.
-void FinishSimulation(Simulator& sim, double last_time, SimulationFailure* failure = nullptr);
+// The end of the trace (Simulator::Finish) at `last_time`, after line
+// `line` of `file` (the last record's, which an error names); throws
+// UserError, filling `failure` first when given.
+void FinishSimulation(Simulator& sim, double last_time, std::string_view file, uint64_t line,
+                      SimulationFailure* failure = nullptr);
 
 // The entity stores one of several simulators built apart (a shard, or a
 // part of a reading in parts), each owning the entities of its containers.
@@ -88,7 +90,7 @@ class ShardedSimulation {
   // As SimulateBlock, all shards at once; returns when they are done with it.
   void Simulate(const Block& block);
   // As FinishSimulation; then the reader's trace holds every store.
-  void Finish(double last_time);
+  void Finish(double last_time, std::string_view file, uint64_t line);
 
  private:
   struct Shard;
