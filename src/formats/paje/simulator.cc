@@ -434,10 +434,11 @@ void Simulator::Destroy(ContainerId c, double time, size_t rank) {
   if (cs.pending > 0) {
     if (!options_.ignore_incomplete_links) {
       StringId key = kNone;
-      cs.keys.ForEach([&key](StringId k, uint32_t held) {
-        if (held != kUsedKey && key == kNone) key = k;
+      uint32_t waiting = kUsedKey;
+      cs.keys.ForEach([&](StringId k, uint32_t held) {
+        if (held != kUsedKey && key == kNone) key = k, waiting = held;
       });
-      const PendingLink& link = pending_links_[*cs.keys.Find(key)];
+      const PendingLink& link = pending_links_[waiting];
       throw SimulationError(std::to_string(cs.pending) + " incomplete link(s) at the end of container " +
                             Quote(trace_, container.name) + ", e.g. key " + Quote(trace_, key) + " of type " +
                             Quote(trace_, trace_.type(link.type).name), rank);
