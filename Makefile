@@ -12,7 +12,8 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev time \
   libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \
   libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin \
+  libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd linux-perf sqlite3
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
