@@ -105,7 +105,8 @@ TEST(ParaverReader, SuiteTraceMapsEveryRecord) {
   EXPECT_EQ(t.Str(t.container(link->peer_end[0]).name), "THREAD 1.2.1 main");
   std::map<std::string, std::string> fields;
   link->extras.ForEach(0, [&](const ExtraField& f) { fields[std::string(t.Str(f.name))] = t.Str(f.value); });
-  EXPECT_EQ(fields, (std::map<std::string, std::string>{{"logical_send", "300"}, {"logical_recv", "320"}, {"size", "1024"}}));
+  EXPECT_EQ(fields, (std::map<std::string, std::string>{
+                        {"logical_send", "300"}, {"logical_recv", "320"}, {"size", "1024"}}));
 }
 
 TEST(ParaverReader, DefaultsWithoutPcfAndRow) {
@@ -118,9 +119,11 @@ TEST(ParaverReader, DefaultsWithoutPcfAndRow) {
 }
 
 TEST(ParaverReader, TimeUnits) {
-  for (const auto& [unit, den] : std::map<std::string, uint64_t>{{"_ns", 1000000000}, {"_us", 1000000}, {"_ms", 1000}, {"", 1000000}}) {
+  const std::map<std::string, uint64_t> units{{"_ns", 1000000000}, {"_us", 1000000}, {"_ms", 1000}, {"", 1000000}};
+  for (const auto& [unit, den] : units) {
     Trace t;
-    ReadParaverText("#Paraver (01/01/70 at 00:00):10" + unit + ":0:1:1(1:1)\n1:0:1:1:1:9007199254740991:9007199254740991:1\n",
+    ReadParaverText("#Paraver (01/01/70 at 00:00):10" + unit +
+                        ":0:1:1(1:1)\n1:0:1:1:1:9007199254740991:9007199254740991:1\n",
                     "", "", "t.prv", t);
     EXPECT_EQ(t.time_base().den, den) << unit;
     // The largest time a double holds exactly is kept to the tick.

@@ -52,7 +52,8 @@ TEST(ParaverRoundTrip, WrittenFilesAreParaversOwn) {
   const std::string in = testing::WriteSuiteTrace(dir.path());
   const std::string out = dir.path() + "/out.prv";
   ASSERT_EQ(Macroscope("convert " + in + " -o " + out).exit_code, 0);
-  const std::string prv = ReadText(out), pcf = ReadText(dir.path() + "/out.pcf"), row = ReadText(dir.path() + "/out.row");
+  const std::string prv = ReadText(out), pcf = ReadText(dir.path() + "/out.pcf");
+  const std::string row = ReadText(dir.path() + "/out.row");
   // The header keeps the unit, the duration, the structure and the communicator.
   EXPECT_EQ(prv.substr(0, prv.find('\n')), "#Paraver (01/01/70 at 00:00):2000_ns:1(3):1:2(2:1,1:1),1");
   EXPECT_NE(prv.find("\nc:1:1:2:1:2\n"), std::string::npos) << prv;
@@ -65,7 +66,8 @@ TEST(ParaverRoundTrip, WrittenFilesAreParaversOwn) {
   EXPECT_NE(pcf.find("EVENT_TYPE\n0    50000001    MPI Point-to-point\nVALUES\n0    Outside MPI\n3    MPI_Isend\n"),
             std::string::npos)
       << pcf;
-  EXPECT_NE(row.find("LEVEL THREAD SIZE 3\nTHREAD 1.1.1 main\nTHREAD 1.1.2 helper\nTHREAD 1.2.1 main\n"), std::string::npos)
+  EXPECT_NE(row.find("LEVEL THREAD SIZE 3\nTHREAD 1.1.1 main\nTHREAD 1.1.2 helper\nTHREAD 1.2.1 main\n"),
+            std::string::npos)
       << row;
 }
 

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace macroscope::paraver {
@@ -37,6 +38,23 @@ inline bool ParseUnsigned(std::string_view s, uint64_t& out) {
   if (s.empty() || s.front() < '0' || s.front() > '9') return false;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && end == s.data() + s.size();
+}
+
+// A whole decimal field that may be negative ("-5"), as Paraver's event
+// values, sizes and tags are: non-negative ones up to 2^64 - 1 (Extrae
+// writes addresses), negative ones down to -2^63. `canonical` gets its
+// text without leading zeros ("007" -> "7", "-0" -> "0"); false otherwise.
+inline bool ParseInteger(std::string_view s, std::string& canonical) {
+  const bool negative = s.starts_with('-');
+  uint64_t magnitude = 0;
+  if (!ParseUnsigned(negative ? s.substr(1) : s, magnitude)) return false;
+  if (!negative || magnitude == 0) {
+    canonical = std::to_string(magnitude);
+    return true;
+  }
+  if (magnitude > uint64_t{1} << 63) return false;
+  canonical = "-" + std::to_string(magnitude);
+  return true;
 }
 
 inline std::string_view Trim(std::string_view s) {

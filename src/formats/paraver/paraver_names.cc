@@ -80,11 +80,15 @@ PcfNames ParsePcf(std::string_view text, const std::string& name) {
         group.push_back(type);
         break;
       }
-      case Section::kValues:
+      case Section::kValues: {
         if (group.empty()) fail("VALUES without an EVENT_TYPE before it");
-        if (!NumberAndRest(line, number, rest)) fail("expected an event value: <number> <name>");
-        for (uint64_t type : group) pcf.event_types[type].values[number] = {std::string(rest), lines.line()};
+        const size_t end = line.find_first_of(" \t");
+        std::string value;
+        if (!ParseInteger(line.substr(0, end), value)) fail("expected an event value: <number> <name>");
+        rest = end == std::string_view::npos ? std::string_view() : Trim(line.substr(end));
+        for (uint64_t type : group) pcf.event_types[type].values[value] = {std::string(rest), lines.line()};
         break;
+      }
     }
   }
   return pcf;
@@ -95,7 +99,7 @@ RowNames ParseRow(std::string_view text, const std::string& name) {
   Lines lines(text);
   std::string_view line;
   while (lines.Next(line)) {
-    if (Trim(line).empty()) continue;
+    if (Trim(line).empty() || line.starts_with('#')) continue;
     // LEVEL <NAME> SIZE <n>
     char level[64];
     unsigned long long size = 0;

@@ -22,14 +22,16 @@ struct PcfNames {
   std::map<uint64_t, std::string> colors;   // STATES_COLOR, as a Pajé colour "r g b" in [0, 1]
   struct EventType {
     Label label;
-    std::map<uint64_t, Label> values;       // its VALUES block
+    std::map<std::string, Label> values;    // its VALUES block, by the value's number (it may be negative)
   };
   std::map<uint64_t, EventType> event_types;  // EVENT_TYPE
 };
 
 // Throws UserError "NAME:LINE: problem" for a line of a known section that
-// does not parse. Sections it does not use (DEFAULT_OPTIONS, GRADIENT_*...)
-// are skipped.
+// does not parse. Several EVENT_TYPE lines may share the VALUES block that
+// follows them. Sections that only set Paraver's display (DEFAULT_OPTIONS,
+// DEFAULT_SEMANTIC, GRADIENT_COLOR, GRADIENT_NAMES...) are skipped, as is
+// the gradient (a display colour index) of each EVENT_TYPE line.
 PcfNames ParsePcf(std::string_view text, const std::string& name);
 
 struct RowNames {
@@ -40,7 +42,9 @@ struct RowNames {
   std::map<std::string, Level> levels;  // "THREAD" -> its names, in object order
 };
 
-// "LEVEL <NAME> SIZE <n>" followed by n lines of names, for each level.
+// "LEVEL <NAME> SIZE <n>" followed by n lines of names, for each level
+// (WORKLOAD, APPL, TASK, THREAD, SYSTEM, NODE, CPU, or any other name);
+// lines starting with '#' between levels are comments.
 RowNames ParseRow(std::string_view text, const std::string& name);
 
 // Pajé colour "r g b" ([0, 1]) <-> Paraver's "{r,g,b}" ([0, 255]); empty /

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
+#include <functional>
 #include <memory>
+#include <queue>
 #include <unordered_map>
 #include <vector>
 
@@ -32,25 +35,10 @@ struct Task {
 struct Header {
   uint64_t duration = 0;
   TimeBase base;
+  std::string nodes;                     // the header's field, as written: "0", "4", "2(4,2)"
   std::vector<std::vector<Task>> appls;  // per application, its tasks
+  uint64_t communicators = 0;            // announced: the c: and i: lines that follow
 };
-
-// `s` split at `sep` outside parentheses.
-std::vector<std::string_view> SplitTop(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  size_t from = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '(') ++depth;
-    else if (s[i] == ')') --depth;
-    else if (s[i] == sep && depth == 0) {
-      out.push_back(s.substr(from, i - from));
-      from = i + 1;
-    }
-  }
-  out.push_back(s.substr(from));
-  return out;
-}
 
 // "N(list)" -> N and list; "N" alone -> N and an empty list. `rest`: what
 // follows the closing parenthesis.
@@ -67,20 +55,41 @@ bool CountAndList(std::string_view s, uint64_t& count, std::string_view& list, s
   return true;
 }
 
-// #Paraver (dd/mm/yy at hh:mm):ftime[_unit]:nNodes(cpus,...):nAppl:appl:appl...
-// where appl is nTasks(threads:node,...)[,nCommunicators].
+// The digits at the start of `s`.
+std::string_view LeadingDigits(std::string_view s) {
+  size_t n = 0;
+  while (n < s.size() && s[n] >= '0' && s[n] <= '9') ++n;
+  return s.substr(0, n);
+}
+
+// #Paraver (date):duration[_unit]:nodes:nAppl:appl...[,nCommunicators]
+// nodes: "0" (no resource description), "N" (N nodes of one CPU each) or
+// "N(cpus,...)"; appl: nTasks(threads:node,...). Paraver's tools write the
+// applications separated by ',' and the count of communicators after the
+// last one (Extrae, Dimemas, the kernel's own writer); older traces (and
+// older versions of ours) separate them by ':' and may give each its own
+// count. All the forms are read; the counts add up.
 Header ParseHeader(std::string_view line, const std::string& file) {
   auto fail = [&](const std::string& what) { ThrowAt(file, 1, "Paraver header: " + what); };
   Header h;
   const std::string_view dated = line.starts_with("#Paraver") ? Trim(line.substr(8)) : std::string_view();
   const size_t close = dated.find(')');
-  if (!dated.starts_with('(') || close == std::string_view::npos || close + 1 >= dated.size() || dated[close + 1] != ':')
+  if (!dated.starts_with('(') || close == std::string_view::npos || close + 1 >= dated.size() ||
+      dated[close + 1] != ':')
     fail("expected '#Paraver (date):duration:nodes:applications'");
-  const std::vector<std::string_view> fields = SplitTop(dated.substr(close + 2), ':');
-  if (fields.size() < 3) fail("expected duration:nodes:applications after the date");
+  std::string_view rest = Trim(dated.substr(close + 2));
+  // The next field, up to ':' (the nodes' field holds none).
+  auto next_field = [&](const char* what) {
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) fail(std::string("expected ") + what + " and the applications after the date");
+    const std::string_view field = rest.substr(0, colon);
+    rest = rest.substr(colon + 1);
+    return field;
+  };
 
   // Duration and unit. Without a unit Paraver reads microseconds.
-  std::string_view duration = fields[0];
+  const std::string_view duration_field = next_field("the duration, the nodes");
+  std::string_view duration = duration_field;
   h.base = {.num = 1, .den = 1000000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
   if (const size_t u = duration.find('_'); u != std::string_view::npos) {
     const std::string_view unit = duration.substr(u + 1);
@@ -90,35 +99,45 @@ Header ParseHeader(std::string_view line, const std::string& file) {
     else fail("unknown time unit '" + std::string(unit) + "' (ns, us or ms)");
     duration = duration.substr(0, u);
   }
-  if (!ParseUnsigned(duration, h.duration)) fail("the duration '" + std::string(fields[0]) + "' is not a number");
+  if (!ParseUnsigned(duration, h.duration)) fail("the duration '" + std::string(duration_field) + "' is not a number");
   CheckWholeTicks(static_cast<int64_t>(std::min<uint64_t>(h.duration, INT64_MAX)), file + ":1");
 
+  const std::string_view nodes_field = next_field("the nodes, the number of applications");
   uint64_t nodes = 0;
-  std::string_view list, rest;
-  if (!CountAndList(fields[1], nodes, list, rest) || !rest.empty())
-    fail("expected nodes as N(cpus,...), not '" + std::string(fields[1]) + "'");
-  if (!list.empty()) {
-    const auto cpus = SplitTop(list, ',');
-    uint64_t n = 0;
-    for (std::string_view c : cpus)
-      if (!ParseUnsigned(c, n)) fail("the CPUs of a node '" + std::string(c) + "' are not a number");
-    if (cpus.size() != nodes) fail("nodes announced " + std::to_string(nodes) + ", CPUs given for " + std::to_string(cpus.size()));
+  std::string_view list, after;
+  if (!CountAndList(nodes_field, nodes, list, after) || !after.empty())
+    fail("expected nodes as N(cpus,...), N or 0, not '" + std::string(nodes_field) + "'");
+  if (nodes_field.find('(') != std::string_view::npos) {
+    uint64_t cpus = 0, given = 0;
+    for (size_t from = 0;; ++given) {
+      const size_t comma = list.find(',', from);
+      const std::string_view c = list.substr(from, comma - from);
+      if (!ParseUnsigned(c, cpus)) fail("the CPUs of a node '" + std::string(c) + "' are not a number");
+      if (comma == std::string_view::npos) break;
+      from = comma + 1;
+    }
+    if (given + 1 != nodes)
+      fail("nodes announced " + std::to_string(nodes) + ", CPUs given for " + std::to_string(given + 1));
   }
+  h.nodes = nodes_field;
 
+  const std::string_view appls_field = next_field("the number of applications");
   uint64_t appls = 0;
-  if (!ParseUnsigned(fields[2], appls)) fail("the number of applications '" + std::string(fields[2]) + "' is not a number");
-  if (fields.size() - 3 != appls)
-    fail("announces " + std::to_string(appls) + " application(s) and describes " + std::to_string(fields.size() - 3));
+  if (!ParseUnsigned(appls_field, appls))
+    fail("the number of applications '" + std::string(appls_field) + "' is not a number");
   uint64_t threads = 0;
-  for (size_t a = 3; a < fields.size(); ++a) {
+  for (uint64_t a = 0; a < appls; ++a) {
+    if (rest.empty()) fail("announces " + std::to_string(appls) + " application(s) and describes " + std::to_string(a));
     uint64_t ntasks = 0;
-    if (!CountAndList(fields[a], ntasks, list, rest) || list.empty())
-      fail("expected an application as nTasks(threads:node,...), not '" + std::string(fields[a]) + "'");
-    uint64_t communicators = 0;
-    if (!rest.empty() && (rest.front() != ',' || !ParseUnsigned(rest.substr(1), communicators)))
-      fail("expected ',<communicators>' after an application, not '" + std::string(rest) + "'");
+    const size_t open = rest.find('('), shut = rest.find(')');
+    if (open == std::string_view::npos || shut == std::string_view::npos || shut < open ||
+        !ParseUnsigned(rest.substr(0, open), ntasks) || shut == open + 1)
+      fail("expected an application as nTasks(threads:node,...), not '" + std::string(rest) + "'");
     std::vector<Task>& tasks = h.appls.emplace_back();
-    for (std::string_view t : SplitTop(list, ',')) {
+    const std::string_view described = rest.substr(open + 1, shut - open - 1);
+    for (size_t from = 0;;) {
+      const size_t comma = described.find(',', from);
+      const std::string_view t = described.substr(from, comma - from);
       const size_t colon = t.find(':');
       Task task;
       if (colon == std::string_view::npos || !ParseUnsigned(t.substr(0, colon), task.threads) ||
@@ -127,15 +146,53 @@ Header ParseHeader(std::string_view line, const std::string& file) {
       threads += task.threads;
       if (threads > kMaxThreads) fail("more than " + std::to_string(kMaxThreads) + " threads");
       tasks.push_back(task);
+      if (comma == std::string_view::npos) break;
+      from = comma + 1;
     }
     if (tasks.size() != ntasks)
-      fail("an application announces " + std::to_string(ntasks) + " task(s) and describes " + std::to_string(tasks.size()));
+      fail("an application announces " + std::to_string(ntasks) + " task(s) and describes " +
+           std::to_string(tasks.size()));
+    rest = rest.substr(shut + 1);
+    // ",N" counts communicators, unless an application follows ("N(...").
+    if (rest.starts_with(',')) {
+      const std::string_view digits = LeadingDigits(rest.substr(1));
+      if (digits.empty())
+        fail("expected ',<communicators>' or ',<application>' after an application, not '" + std::string(rest) + "'");
+      if (rest.substr(1 + digits.size()).starts_with('(')) {
+        rest = rest.substr(1);
+        continue;
+      }
+      uint64_t count = 0;
+      if (!ParseUnsigned(digits, count) || count > kMaxThreads * 16)
+        fail("the number of communicators '" + std::string(digits) + "' is out of range");
+      h.communicators += count;
+      rest = rest.substr(1 + digits.size());
+    }
+    if (rest.starts_with(':') && a + 1 < appls) rest = rest.substr(1);
+  }
+  if (!rest.empty()) {
+    if (rest.front() == ':' || rest.front() == ',' || (rest.front() >= '0' && rest.front() <= '9'))
+      fail("announces " + std::to_string(appls) + " application(s) and describes more");
+    fail("unexpected '" + std::string(rest) + "' after the applications");
   }
   return h;
 }
 
 struct OpenState {
   double end;
+  bool open_ended;  // written with the end -1: it lasts until the thread's next state begins
+};
+
+// The receiving half of a communication, handed to the simulator once the
+// records have passed its time: records come in the order of their own
+// time (the logical send), receptions in any order, and the simulator
+// completes links in the order of their ends.
+struct PendingReceive {
+  double time;
+  uint64_t order;  // of the record, for receptions at the same time
+  uint32_t thread;
+  StringId value, key, logical_recv;
+  bool operator>(const PendingReceive& o) const { return time != o.time ? time > o.time : order > o.order; }
 };
 
 class Importer {
@@ -152,14 +209,19 @@ class Importer {
   [[noreturn]] void Fail(const std::string& what) const { ThrowAt(file_, line_, what); }
   double Time(std::string_view field, const char* what);
   uint64_t Number(std::string_view field, const char* what);
+  StringId Integer(std::string_view field, const char* what);
   uint32_t Thread(const std::vector<std::string_view>& f, size_t at);
   void Define(const PcfNames& pcf, const std::string& pcf_name);
   void CreateContainers(const RowNames& row, const std::string& row_name);
   StringId EventType(uint64_t type);
   void Communicator(const std::vector<std::string_view>& f);
+  void Intercommunicator(const std::vector<std::string_view>& f);
   void Split(std::string_view line);  // into fields_, at every ':'
   void Record(std::string_view line);
+  void State(const std::vector<std::string_view>& f);
+  void GlobalOperation(const std::vector<std::string_view>& f);
   void PopUntil(uint32_t thread, double time);
+  void ReceiveUntil(double time);
 
   Trace& trace_;
   Simulator sim_;
@@ -173,10 +235,12 @@ class Importer {
   std::vector<std::vector<OpenState>> open_;          // global thread index -> states open, outermost first
   std::vector<std::vector<ExtraField>> communicators_;  // per application, before the containers exist
   std::unordered_map<uint64_t, StringId> event_types_;
+  std::priority_queue<PendingReceive, std::vector<PendingReceive>, std::greater<>> receptions_;
   std::vector<std::string_view> fields_;
+  std::string scratch_;
   double last_ = 0;
   uint64_t links_ = 0;
-  StringId k_state_ = S("STATE"), k_comm_ = S("COMM"), k_root_ = S("0");
+  StringId k_state_ = S("STATE"), k_comm_ = S("COMM"), k_root_ = S("0"), k_global_op_ = kEmptyString;
 };
 
 double Importer::Time(std::string_view field, const char* what) {
@@ -191,6 +255,13 @@ uint64_t Importer::Number(std::string_view field, const char* what) {
   uint64_t n = 0;
   if (!ParseUnsigned(field, n)) Fail(std::string("the ") + what + " '" + std::string(field) + "' is not a number");
   return n;
+}
+
+// A field Paraver reads as a signed integer (event values, sizes, tags), as its text.
+StringId Importer::Integer(std::string_view field, const char* what) {
+  if (!ParseInteger(field, scratch_))
+    Fail(std::string("the ") + what + " '" + std::string(field) + "' is not a number");
+  return S(scratch_);
 }
 
 // The global index of the thread named by fields at, at+1, at+2 (appl, task, thread).
@@ -245,6 +316,16 @@ void Importer::CreateContainers(const RowNames& row, const std::string& row_name
   const auto* appl_names = names("APPL", header_.appls.size());
   const auto* task_names = names("TASK", ntasks);
   const auto* thread_names = names("THREAD", nthreads);
+  // What has no container of its own (the nodes and CPUs of the header, the
+  // names of the .row's other levels: WORKLOAD, SYSTEM, NODE, CPU...) is
+  // kept as user fields of the root container, which the writer reads back.
+  auto& root = trace_.container(kRootContainer).extras;
+  root.push_back({S("nodes"), S(header_.nodes)});
+  for (const auto& [level, l] : row.levels) {
+    if (level == "APPL" || level == "TASK" || level == "THREAD") continue;
+    for (size_t i = 0; i < l.names.size(); ++i)
+      root.push_back({S(level + " " + std::to_string(i + 1)), S(l.names[i])});
+  }
   const StringId k_node = S("node");
   size_t task_index = 0;
   for (size_t a = 0; a < header_.appls.size(); ++a) {
@@ -285,7 +366,7 @@ StringId Importer::EventType(uint64_t type) {
                         it->second, kEmptyString);
   if (pcf != pcf_->event_types.end())
     for (const auto& [value, label] : pcf->second.values) try {
-        sim_.DefineValue(it->second, S(label.text), S(std::to_string(value)), kEmptyString);
+        sim_.DefineValue(it->second, S(label.text), S(value), kEmptyString);
       } catch (const SimulationError& e) {
         ThrowAt(pcf_name_, label.line, e.what());
       }
@@ -293,20 +374,46 @@ StringId Importer::EventType(uint64_t type) {
 }
 
 // c:appl:id:ntasks:task:task... -> the application's user field
-// "communicator_<id>" listing its tasks (space-separated).
+// "communicator_<id>" listing its tasks (space-separated). A task -1 is
+// "the task itself" (Extrae and Dimemas write MPI_COMM_SELF so); a
+// communicator may have no task ("c:1:5:0").
 void Importer::Communicator(const std::vector<std::string_view>& f) {
   if (f.size() < 4) Fail("a communicator needs c:application:id:tasks:task...");
   const uint64_t appl = Number(f[1], "application"), id = Number(f[2], "communicator"), n = Number(f[3], "task count");
   if (appl == 0 || appl > header_.appls.size()) Fail("no application " + std::to_string(appl) + " in the header");
-  if (n != f.size() - 4) Fail("a communicator announces " + std::to_string(n) + " task(s) and lists " + std::to_string(f.size() - 4));
+  const size_t listed = f.size() == 5 && f[4].empty() ? 0 : f.size() - 4;  // "c:1:5:0:" lists none
+  if (n != listed)
+    Fail("a communicator announces " + std::to_string(n) + " task(s) and lists " + std::to_string(listed));
   std::string tasks;
-  for (size_t i = 4; i < f.size(); ++i) {
-    const uint64_t task = Number(f[i], "task");
+  for (size_t i = 4; i < 4 + listed; ++i) {
+    if (f[i] == "-1") {
+      tasks += (tasks.empty() ? "" : " ") + std::string("-1");
+      continue;
+    }
+    uint64_t task = 0;
+    if (!ParseUnsigned(f[i], task))
+      Fail("the task '" + std::string(f[i]) + "' of a communicator is neither a task number nor -1 (the task itself)");
     if (task == 0 || task > header_.appls[appl - 1].size())
-      Fail("no task " + std::to_string(task) + " in application " + std::to_string(appl));
+      Fail("no task " + std::to_string(task) + " in application " + std::to_string(appl) + " (tasks are 1 to " +
+           std::to_string(header_.appls[appl - 1].size()) + ", or -1 for the task itself)");
     tasks += (tasks.empty() ? "" : " ") + std::to_string(task);
   }
   communicators_[appl - 1].push_back({S("communicator_" + std::to_string(id)), S(tasks)});
+  report.communicators++;
+}
+
+// i:appl:intercomm:intracomm1:leader1:intracomm2:leader2 (Extrae's MPI
+// intercommunicators) -> the application's user field
+// "intercommunicator_<id>" = "intracomm1 leader1 intracomm2 leader2".
+void Importer::Intercommunicator(const std::vector<std::string_view>& f) {
+  if (f.size() != 7) Fail("an intercommunicator has 7 fields (i:application:id:comm:leader:comm:leader), not " +
+                          std::to_string(f.size()));
+  const uint64_t appl = Number(f[1], "application"), id = Number(f[2], "intercommunicator");
+  if (appl == 0 || appl > header_.appls.size()) Fail("no application " + std::to_string(appl) + " in the header");
+  std::string value;
+  for (size_t i = 3; i < 7; ++i)
+    value += (i > 3 ? " " : "") + std::to_string(Number(f[i], i % 2 ? "communicator" : "leader"));
+  communicators_[appl - 1].push_back({S("intercommunicator_" + std::to_string(id)), S(value)});
   report.communicators++;
 }
 
@@ -316,6 +423,16 @@ void Importer::PopUntil(uint32_t thread, double time) {
   while (!open.empty() && open.back().end <= time) {
     sim_.PopState(open.back().end, k_state_, thread_ids_[thread], {});
     open.pop_back();
+  }
+}
+
+// Hands over the receptions due by `time`, in time order.
+void Importer::ReceiveUntil(double time) {
+  while (!receptions_.empty() && receptions_.top().time <= time) {
+    const PendingReceive& r = receptions_.top();
+    const ExtraField end[] = {{S("logical_recv"), r.logical_recv}};
+    sim_.EndLink(r.time, k_comm_, k_root_, thread_ids_[r.thread], r.value, r.key, end);
+    receptions_.pop();
   }
 }
 
@@ -329,36 +446,76 @@ void Importer::Split(std::string_view line) {
   }
 }
 
+// 1:cpu:appl:task:thread:begin:end:state. The end -1 leaves the state open
+// until the thread's next state begins (or its enclosing state ends, or the trace).
+void Importer::State(const std::vector<std::string_view>& f) {
+  if (f.size() != 8)
+    Fail("a state record has 8 fields (1:cpu:appl:task:thread:begin:end:state), not " + std::to_string(f.size()));
+  Number(f[1], "cpu");
+  const uint32_t thread = Thread(f, 2);
+  const double begin = Time(f[5], "begin time");
+  const bool open_ended = f[6] == "-1";
+  auto& open = open_[thread];
+  double end = open_ended ? std::numeric_limits<double>::infinity() : Time(f[6], "end time");
+  const uint64_t state = Number(f[7], "state");
+  if (end < begin) Fail("the state ends (" + std::string(f[6]) + ") before it begins (" + std::string(f[5]) + ")");
+  PopUntil(thread, begin);
+  if (!open.empty() && open.back().open_ended) {  // replaced by this one
+    sim_.PopState(begin, k_state_, thread_ids_[thread], {});
+    open.pop_back();
+  }
+  if (open_ended && !open.empty()) end = open.back().end;
+  if (!open.empty() && end > open.back().end)
+    Fail("the state [" + std::string(f[5]) + ", " + std::string(f[6]) +
+         "] overlaps a state of its thread that ends inside it, without nesting in it");
+  sim_.PushState(begin, k_state_, thread_ids_[thread], S(std::to_string(state)), {});
+  open.push_back({end, open_ended});
+  report.states++;
+}
+
+// 4:cpu:appl:task:thread:time:communicator:send size:receive size:operation:root,
+// the global operations (collectives) of older traces -> an event of type
+// "Global operation" whose value is the operation's number, with the rest
+// as user fields.
+void Importer::GlobalOperation(const std::vector<std::string_view>& f) {
+  if (f.size() != 11)
+    Fail("a global operation record has 11 fields "
+         "(4:cpu:appl:task:thread:time:communicator:send size:receive size:operation:root), not " +
+         std::to_string(f.size()));
+  Number(f[1], "cpu");
+  const uint32_t thread = Thread(f, 2);
+  const double time = Time(f[5], "time");
+  const ExtraField fields[] = {{S("communicator"), S(std::to_string(Number(f[6], "communicator")))},
+                               {S("send_size"), Integer(f[7], "send size")},
+                               {S("recv_size"), Integer(f[8], "receive size")},
+                               {S("root"), Integer(f[10], "root")}};
+  const StringId operation = S(std::to_string(Number(f[9], "global operation")));
+  if (k_global_op_ == kEmptyString) {
+    k_global_op_ = S("GLOBAL_OP");
+    sim_.DefineEntityType(TypeKind::kEvent, S("THREAD"), S("Global operation"), k_global_op_, kEmptyString);
+  }
+  sim_.NewEvent(time, k_global_op_, thread_ids_[thread], operation, fields);
+  report.global_operations++;
+}
+
 void Importer::Record(std::string_view line) {
   Split(line);
   const std::vector<std::string_view>& f = fields_;
   report.records++;
   const std::string_view kind = f[0];
-  if (kind == "1") {  // 1:cpu:appl:task:thread:begin:end:state
-    if (f.size() != 8) Fail("a state record has 8 fields (1:cpu:appl:task:thread:begin:end:state), not " + std::to_string(f.size()));
-    Number(f[1], "cpu");
-    const uint32_t thread = Thread(f, 2);
-    const double begin = Time(f[5], "begin time"), end = Time(f[6], "end time");
-    const uint64_t state = Number(f[7], "state");
-    if (end < begin) Fail("the state ends (" + std::string(f[6]) + ") before it begins (" + std::string(f[5]) + ")");
-    PopUntil(thread, begin);
-    auto& open = open_[thread];
-    if (!open.empty() && end > open.back().end)
-      Fail("the state [" + std::string(f[5]) + ", " + std::string(f[6]) +
-           "] overlaps a state of its thread that ends inside it, without nesting in it");
-    sim_.PushState(begin, k_state_, thread_ids_[thread], S(std::to_string(state)), {});
-    open.push_back({end});
-    report.states++;
+  if (uint64_t time = 0; f.size() > 5 && ParseUnsigned(f[5], time)) ReceiveUntil(static_cast<double>(time));
+  if (kind == "1") {
+    State(f);
   } else if (kind == "2") {  // 2:cpu:appl:task:thread:time:type:value[:type:value...]
     if (f.size() < 8 || f.size() % 2 != 0)
-      Fail("an event record has 2:cpu:appl:task:thread:time and type:value pairs, not " + std::to_string(f.size()) + " fields");
+      Fail("an event record has 2:cpu:appl:task:thread:time and type:value pairs, not " + std::to_string(f.size()) +
+           " fields");
     Number(f[1], "cpu");
     const uint32_t thread = Thread(f, 2);
     const double time = Time(f[5], "time");
     for (size_t i = 6; i < f.size(); i += 2) {
       const StringId type = EventType(Number(f[i], "event type"));
-      const uint64_t value = Number(f[i + 1], "event value");
-      sim_.NewEvent(time, type, thread_ids_[thread], S(std::to_string(value)), {});
+      sim_.NewEvent(time, type, thread_ids_[thread], Integer(f[i + 1], "event value"), {});
       report.events++;
     }
   } else if (kind == "3") {
@@ -371,19 +528,23 @@ void Importer::Record(std::string_view line) {
     const double send = Time(f[6], "physical send time");
     const double logical_recv = Time(f[11], "logical receive time");
     const double recv = Time(f[12], "physical receive time");
-    const uint64_t size = Number(f[13], "size"), tag = Number(f[14], "tag");
+    const StringId size = Integer(f[13], "size"), value = Integer(f[14], "tag");
+    if (recv < send || recv < logical_send)
+      Fail("the communication is received (" + std::string(f[12]) + ") before it is sent (" +
+           std::string(recv < send ? f[6] : f[5]) + ")");
     const StringId key = S(std::to_string(++links_));
     const ExtraField start[] = {{S("logical_send"), S(std::to_string(static_cast<uint64_t>(logical_send)))},
-                                {S("size"), S(std::to_string(size))}};
-    const ExtraField end[] = {{S("logical_recv"), S(std::to_string(static_cast<uint64_t>(logical_recv)))}};
-    const StringId value = S(std::to_string(tag));
+                                {S("size"), size}};
     sim_.StartLink(send, k_comm_, k_root_, thread_ids_[from], value, key, start);
-    sim_.EndLink(recv, k_comm_, k_root_, thread_ids_[to], value, key, end);
+    receptions_.push({recv, links_, to, value, key, S(std::to_string(static_cast<uint64_t>(logical_recv)))});
     report.communications++;
-  } else if (kind == "c") {
-    Fail("a communicator (c) after the first record: they follow the header");
+  } else if (kind == "4") {
+    GlobalOperation(f);
+  } else if (kind == "c" || kind == "C" || kind == "i" || kind == "I") {
+    Fail("a communicator (" + std::string(kind) + ") after the first record: they follow the header");
   } else {
-    Fail("unknown record kind '" + std::string(kind) + "' (1 state, 2 event, 3 communication, c communicator)");
+    Fail("unknown record kind '" + std::string(kind) +
+         "' (1 state, 2 event, 3 communication, 4 global operation, c communicator)");
   }
 }
 
@@ -396,6 +557,15 @@ void Importer::Read(std::string_view prv, const PcfNames& pcf, const RowNames& r
   report.bytes = prv.size();
   communicators_.resize(header_.appls.size());
   bool started = false;
+  // The communicators the header announces come before the first record;
+  // more are taken too (Extrae's intercommunicators are not always counted).
+  auto start = [&] {
+    if (report.communicators < header_.communicators)
+      Fail("the header announces " + std::to_string(header_.communicators) + " communicator(s), " +
+           std::to_string(report.communicators) + " come before the first record");
+    CreateContainers(row, row_name);
+    started = true;
+  };
   constexpr size_t kReleaseStep = size_t{16} << 20;  // let go of the parsed text in steps
   size_t released = 0;
   try {
@@ -403,16 +573,17 @@ void Importer::Read(std::string_view prv, const PcfNames& pcf, const RowNames& r
     while (lines.Next(line)) {
       line_ = lines.line();
       if (line.empty() || line.front() == '#') continue;  // comments (Extrae writes some)
-      if (!started && line.starts_with("c:")) {
-        Split(line);
-        report.records++;
-        Communicator(fields_);
-        continue;
+      if (!started && line.size() > 1 && line[1] == ':') {
+        const char kind = line.front();
+        if (kind == 'c' || kind == 'C' || kind == 'i' || kind == 'I') {
+          Split(line);
+          report.records++;
+          if (kind == 'c' || kind == 'C') Communicator(fields_);
+          else Intercommunicator(fields_);
+          continue;
+        }
       }
-      if (!started) {
-        CreateContainers(row, row_name);
-        started = true;
-      }
+      if (!started) start();
       Record(line);
       if (mapped && lines.offset() - released >= kReleaseStep) {
         mapped->Release(lines.offset());
@@ -420,9 +591,16 @@ void Importer::Read(std::string_view prv, const PcfNames& pcf, const RowNames& r
       }
     }
     line_ = lines.line();
-    if (!started) CreateContainers(row, row_name);
-    for (uint32_t t = 0; t < open_.size(); ++t) PopUntil(t, last_);
+    if (!started) start();
+    // The states still open end with the trace; those written with the end
+    // -1 and no successor end there too.
     last_ = std::max(last_, static_cast<double>(header_.duration));
+    ReceiveUntil(last_);
+    for (uint32_t t = 0; t < open_.size(); ++t) {
+      auto& open = open_[t];
+      for (OpenState& s : open) s.end = std::min(s.end, last_);
+      PopUntil(t, last_);
+    }
     sim_.Finish(last_);
   } catch (const SimulationError& e) {
     Fail(e.what());

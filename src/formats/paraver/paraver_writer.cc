@@ -21,48 +21,68 @@ namespace macroscope::paraver {
 
 namespace {
 
+// More names than this in one kept .row level is taken for a damaged field.
+constexpr uint64_t kMaxRowNames = uint64_t{1} << 24;
+
 // Numbers for the things Paraver numbers (state values, event types, event
-// values; keys: their name's StringId, or a TypeId): a declared numeric
+// values, tags; keys: their name's StringId, or a TypeId): a declared numeric
 // alias first, then the name itself when it is a free number, then the next
-// free number from 1.
+// free number from 1. Numbers are kept as their decimal text: event values
+// and tags may be negative or beyond INT64_MAX; states and types may not.
 class Numbering {
  public:
+  explicit Numbering(bool negative = false) : negative_(negative) {}
   void Prefer(uint64_t name, std::string_view alias) {
-    uint64_t n = 0;
-    if (!numbers_.count(name) && ParseUnsigned(alias, n) && !used_.count(n)) Assign(name, n);
+    std::string n;
+    if (!numbers_.count(name) && Parse(alias, n) && !names_.count(n)) Assign(name, std::move(n));
   }
-  uint64_t Of(uint64_t name, std::string_view text) {
+  // The number of `name` (whose text is `text`); the view lives as long as this.
+  std::string_view Of(uint64_t name, std::string_view text) {
     if (auto it = numbers_.find(name); it != numbers_.end()) return it->second;
-    uint64_t n = 0;
-    if (!ParseUnsigned(text, n) || used_.count(n)) {
-      while (used_.count(next_)) ++next_;
-      n = next_;
+    std::string n;
+    if (!Parse(text, n) || names_.count(n)) {
+      while (names_.count(std::to_string(next_))) ++next_;
+      n = std::to_string(next_);
     }
-    Assign(name, n);
-    return n;
+    return Assign(name, std::move(n));
   }
-  const std::map<uint64_t, uint64_t>& names() const { return names_; }
+  // Canonical decimal texts in numeric order.
+  struct NumericOrder {
+    bool operator()(const std::string& a, const std::string& b) const {
+      const bool na = a.starts_with('-'), nb = b.starts_with('-');
+      if (na != nb) return na;
+      if (a.size() != b.size()) return na ? a.size() > b.size() : a.size() < b.size();
+      return na ? a > b : a < b;
+    }
+  };
+  const std::map<std::string, uint64_t, NumericOrder>& names() const { return names_; }  // number -> key
 
  private:
-  void Assign(uint64_t name, uint64_t n) {
-    numbers_[name] = n;
-    names_[n] = name;
-    used_[n] = true;
+  bool Parse(std::string_view text, std::string& n) const {
+    return ParseInteger(text, n) && (negative_ || !n.starts_with('-'));
   }
-  std::unordered_map<uint64_t, uint64_t> numbers_;
-  std::unordered_map<uint64_t, bool> used_;
-  std::map<uint64_t, uint64_t> names_;  // number -> key
+  std::string_view Assign(uint64_t name, std::string n) {
+    names_[n] = name;
+    return numbers_.emplace(name, std::move(n)).first->second;  // node-based: the text stays put
+  }
+  bool negative_;
+  std::unordered_map<uint64_t, std::string> numbers_;
+  std::map<std::string, uint64_t, NumericOrder> names_;
   uint64_t next_ = 1;
 };
 
+// One line of the .prv. Numbers other than times are texts (views into the
+// trace's strings or into a Numbering), as Paraver's may be negative.
 struct Record {
   uint64_t time;
-  uint16_t level;  // states: nesting level, so that a parent comes before its children
-  uint64_t end;    // states: end; communications: physical receive
-  char kind;       // '1', '2', '3'
+  uint64_t end;     // states: end; communications: physical receive
+  uint64_t la, lb;  // communications: logical send, logical receive
   uint32_t thread, peer;
-  uint64_t a, b;      // state: value; event: type, value; communication: size, tag
-  uint64_t la, lb;    // communication: logical send, logical receive
+  uint16_t level;   // states: nesting level, so that a parent comes before its children
+  char kind;        // '1', '2', '3', '4'
+  // state: value; event: type, value; communication: size, tag;
+  // global operation: communicator, send size, receive size, operation, root
+  std::string_view text[5];
 };
 
 struct Thread {
@@ -163,26 +183,81 @@ std::string OneLine(std::string_view s) {
   return out;
 }
 
+// The text of an integer user field, or "0" when it has none.
+std::string_view IntegerOr0(std::string_view field, std::string& scratch) {
+  return ParseInteger(field, scratch) && scratch == field ? field : std::string_view("0");
+}
+
+// The CPUs a header's nodes field describes ("0", "N", "N(c,...)"); false
+// when it is not one.
+bool CountCpus(std::string_view nodes, uint64_t& cpus) {
+  const size_t open = nodes.find('(');
+  uint64_t n = 0;
+  if (open == std::string_view::npos) {
+    cpus = 0;
+    return ParseUnsigned(nodes, n) && (cpus = n, true);
+  }
+  if (!nodes.ends_with(')') || !ParseUnsigned(nodes.substr(0, open), n)) return false;
+  cpus = 0;
+  uint64_t given = 0;
+  const std::string_view list = nodes.substr(open + 1, nodes.size() - open - 2);
+  for (size_t from = 0;; ++given) {
+    const size_t comma = list.find(',', from);
+    uint64_t c = 0;
+    if (!ParseUnsigned(list.substr(from, comma - from), c)) return false;
+    cpus += c;
+    if (comma == std::string_view::npos) break;
+    from = comma + 1;
+  }
+  return given + 1 == n;
+}
+
 WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
   const TimeBase& base = t_.time_base();
-  keep_ticks_ = base.whole_ticks && base.num == 1 && (base.den == 1000000000 || base.den == 1000000 || base.den == 1000);
+  keep_ticks_ =
+      base.whole_ticks && base.num == 1 && (base.den == 1000000000 || base.den == 1000000 || base.den == 1000);
   const char* unit = !keep_ticks_ || base.den == 1000000000 ? "ns" : base.den == 1000000 ? "us" : "ms";
   offset_ = std::min(0.0, t_.start_time());
   Plan();
 
+  // The resources: the ones a Paraver trace was read with (the root's user
+  // field "nodes", the tasks' "node"), else one node holding one CPU per
+  // thread. Each thread's records name its CPU when the nodes have that
+  // many, else CPU 0 (none, for Paraver).
+  std::string nodes = "1(" + std::to_string(std::max<size_t>(threads_.size(), 1)) + ")";
+  bool kept_nodes = false;
+  std::vector<std::pair<std::string, std::string>> levels;  // "CPU 3" -> name: the .row's other levels
+  for (const ExtraField& f : t_.container(kRootContainer).extras) {
+    const std::string_view name = t_.Str(f.name);
+    uint64_t cpus = 0;
+    if (name == "nodes" && CountCpus(t_.Str(f.value), cpus)) {
+      nodes = t_.Str(f.value);
+      kept_nodes = true;
+      if (cpus < threads_.size())
+        for (Thread& t : threads_) t.cpu = 0;
+    }
+    const size_t space = name.find(' ');
+    uint64_t index = 0;
+    if (space != std::string_view::npos && space > 0 && ParseUnsigned(name.substr(space + 1), index) &&
+        std::all_of(name.begin(), name.begin() + space, [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }))
+      levels.emplace_back(std::string(name), std::string(t_.Str(f.value)));
+  }
+  const StringId node_field = t_.strings().Find("node");
+
   // Numbers for every name, declared aliases first.
-  Numbering states, types;
+  Numbering states, types, operations;
   std::unordered_map<TypeId, Numbering> values;
   for (const EntityValue& v : t_.values()) {
     const TypeKind kind = t_.type(v.type).kind;
     if (kind == TypeKind::kState) states.Prefer(v.name, t_.Str(v.alias));
-    if (kind == TypeKind::kEvent) values[v.type].Prefer(v.name, t_.Str(v.alias));
+    if (kind == TypeKind::kEvent) values.try_emplace(v.type, true).first->second.Prefer(v.name, t_.Str(v.alias));
   }
   for (TypeId ty = 1; ty < t_.types().size(); ++ty)
     if (t_.type(ty).kind == TypeKind::kEvent) types.Prefer(ty, t_.Str(t_.type(ty).alias));  // by id: names may repeat
-  std::unordered_map<TypeId, uint64_t> type_number;
-  std::map<uint64_t, TypeId> type_of_number;
-  Numbering tags;
+  std::unordered_map<TypeId, std::string_view> type_number;
+  std::map<std::string, TypeId, Numbering::NumericOrder> type_of_number;
+  Numbering tags(true);
+  std::string scratch;
 
   std::vector<Record> records;
   for (const EntityStore& s : t_.stores()) {
@@ -190,20 +265,42 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
     const uint32_t th = thread_of_[s.container];
     switch (s.kind) {
       case TypeKind::kState:
-        for (size_t i = 0; i < s.size(); ++i)
-          records.push_back({Ticks(s.start[i]), s.level[i], Ticks(s.end[i]), '1', th, 0,
-                             states.Of(s.value[i], t_.Str(s.value[i])), 0, 0, 0});
+        for (size_t i = 0; i < s.size(); ++i) {
+          Record r{Ticks(s.start[i]), Ticks(s.end[i]), 0, 0, th, 0, s.level[i], '1', {}};
+          r.text[0] = states.Of(s.value[i], t_.Str(s.value[i]));
+          records.push_back(r);
+        }
         stats_.states += s.size();
         break;
       case TypeKind::kEvent: {
-        auto [it, added] = type_number.emplace(s.type, 0);
+        // Global operations (record 4) come back from the type the reader gives them.
+        if (t_.Str(t_.type(s.type).alias) == "GLOBAL_OP") {
+          for (size_t i = 0; i < s.size(); ++i) {
+            Record r{Ticks(s.start[i]), 0, 0, 0, th, 0, 0, '4', {}};
+            uint64_t communicator = 0;
+            const std::string_view c = Extra(s, i, "communicator");
+            r.text[0] = ParseUnsigned(c, communicator) && std::to_string(communicator) == c ? c : "0";
+            r.text[1] = IntegerOr0(Extra(s, i, "send_size"), scratch);
+            r.text[2] = IntegerOr0(Extra(s, i, "recv_size"), scratch);
+            r.text[3] = operations.Of(s.value[i], t_.Str(s.value[i]));
+            r.text[4] = IntegerOr0(Extra(s, i, "root"), scratch);
+            records.push_back(r);
+          }
+          stats_.global_operations += s.size();
+          break;
+        }
+        auto [it, added] = type_number.emplace(s.type, std::string_view());
         if (added) {
           it->second = types.Of(s.type, t_.Str(t_.type(s.type).name));
-          type_of_number[it->second] = s.type;
+          type_of_number[std::string(it->second)] = s.type;
         }
-        Numbering& v = values[s.type];
-        for (size_t i = 0; i < s.size(); ++i)
-          records.push_back({Ticks(s.start[i]), 0, 0, '2', th, 0, it->second, v.Of(s.value[i], t_.Str(s.value[i])), 0, 0});
+        Numbering& v = values.try_emplace(s.type, true).first->second;
+        for (size_t i = 0; i < s.size(); ++i) {
+          Record r{Ticks(s.start[i]), 0, 0, 0, th, 0, 0, '2', {}};
+          r.text[0] = it->second;
+          r.text[1] = v.Of(s.value[i], t_.Str(s.value[i]));
+          records.push_back(r);
+        }
         stats_.events += s.size();
         break;
       }
@@ -211,14 +308,15 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
         for (size_t i = 0; i < s.size(); ++i) {
           if (s.peer_start[i] == kNone || s.peer_end[i] == kNone) continue;
           const uint64_t send = Ticks(s.start[i]), recv = Ticks(s.end[i]);
-          uint64_t lsend = send, lrecv = recv, size = 0;
+          uint64_t lsend = send, lrecv = recv;
           if (keep_ticks_) {  // logical times are ticks of the same clock
             ParseUnsigned(Extra(s, i, "logical_send"), lsend);
             ParseUnsigned(Extra(s, i, "logical_recv"), lrecv);
           }
-          ParseUnsigned(Extra(s, i, "size"), size);
-          records.push_back({send, 0, recv, '3', thread_of_[s.peer_start[i]], thread_of_[s.peer_end[i]], size,
-                             tags.Of(s.value[i], t_.Str(s.value[i])), lsend, lrecv});
+          Record r{send, recv, lsend, lrecv, thread_of_[s.peer_start[i]], thread_of_[s.peer_end[i]], 0, '3', {}};
+          r.text[0] = IntegerOr0(Extra(s, i, "size"), scratch);
+          r.text[1] = tags.Of(s.value[i], t_.Str(s.value[i]));
+          records.push_back(r);
           stats_.communications++;
         }
         break;
@@ -235,7 +333,8 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
     return a.kind == '1' && b.kind == '1' && a.level < b.level;
   });
 
-  // Header: one node holding one CPU per thread.
+  // Header, as Paraver's tools write it: the applications separated by ','
+  // and the count of communicators after the last one.
   uint64_t duration = Ticks(std::max(t_.end_time(), t_.start_time()));
   for (const Record& r : records) duration = std::max({duration, r.time, r.end});
   char date[32] = "01/01/70 at 00:00";
@@ -245,50 +344,62 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
     gmtime_r(&seconds, &tm);
     std::strftime(date, sizeof date, "%d/%m/%y at %H:%M", &tm);
   }
-  std::fprintf(prv, "#Paraver (%s):%" PRIu64 "_%s:1(%zu):%zu", date, duration, unit, std::max<size_t>(threads_.size(), 1),
-               appls_.size());
-  std::vector<std::vector<std::pair<std::string, std::string>>> communicators(appls_.size());
+  std::fprintf(prv, "#Paraver (%s):%" PRIu64 "_%s:%s:%zu:", date, duration, unit, nodes.c_str(), appls_.size());
+  std::vector<std::string> communicators;  // the c: and i: lines
   for (size_t a = 0; a < appls_.size(); ++a) {
-    std::fprintf(prv, ":%zu(", appls_[a].tasks.size());
-    for (size_t k = 0; k < appls_[a].tasks.size(); ++k)
-      std::fprintf(prv, "%s%zu:1", k ? "," : "", appls_[a].threads[k].size());
-    if (appls_[a].container != kNone)
-      for (const ExtraField& f : t_.container(appls_[a].container).extras) {
-        const std::string_view name = t_.Str(f.name);
-        uint64_t id = 0;
-        if (name.starts_with("communicator_") && ParseUnsigned(name.substr(13), id))
-          communicators[a].emplace_back(std::string(name.substr(13)), std::string(t_.Str(f.value)));
-      }
+    std::fprintf(prv, "%s%zu(", a ? "," : "", appls_[a].tasks.size());
+    for (size_t k = 0; k < appls_[a].tasks.size(); ++k) {
+      uint64_t node = 1;
+      if (kept_nodes && node_field != StringPool::kNoId && appls_[a].tasks[k] != kNone)
+        for (const ExtraField& f : t_.container(appls_[a].tasks[k]).extras)
+          if (f.name == node_field) ParseUnsigned(t_.Str(f.value), node);
+      std::fprintf(prv, "%s%zu:%" PRIu64, k ? "," : "", appls_[a].threads[k].size(), node);
+    }
     std::fprintf(prv, ")");
-    if (!communicators[a].empty()) std::fprintf(prv, ",%zu", communicators[a].size());
-  }
-  std::fprintf(prv, "\n");
-  for (size_t a = 0; a < appls_.size(); ++a)
-    for (const auto& [id, tasks] : communicators[a]) {
-      std::string list;
+    if (appls_[a].container == kNone) continue;
+    for (const ExtraField& f : t_.container(appls_[a].container).extras) {
+      const std::string_view name = t_.Str(f.name), value = t_.Str(f.value);
+      uint64_t id = 0;
+      const bool inter = name.starts_with("intercommunicator_");
+      const std::string_view number = name.substr(inter ? 18 : 13);
+      if (!(inter || name.starts_with("communicator_")) || !ParseUnsigned(number, id)) continue;
+      std::string line = (inter ? "i:" : "c:") + std::to_string(a + 1) + ":" + std::string(number);
       size_t count = 0;
-      for (size_t from = 0; from < tasks.size();) {
-        size_t space = tasks.find(' ', from);
-        if (space == std::string::npos) space = tasks.size();
+      std::string list;
+      for (size_t from = 0; from < value.size();) {
+        size_t space = value.find(' ', from);
+        if (space == std::string_view::npos) space = value.size();
         if (space > from) {
-          list += ":" + tasks.substr(from, space - from);
+          list += ":" + std::string(value.substr(from, space - from));
           ++count;
         }
         from = space + 1;
       }
-      std::fprintf(prv, "c:%zu:%s:%zu%s\n", a + 1, id.c_str(), count, list.c_str());
+      if (inter && count != 4) continue;  // not one the reader gave
+      communicators.push_back(line + (inter ? "" : ":" + std::to_string(count)) + list);
     }
+  }
+  if (!communicators.empty()) std::fprintf(prv, ",%zu", communicators.size());
+  std::fprintf(prv, "\n");
+  for (const std::string& line : communicators) std::fprintf(prv, "%s\n", line.c_str());
+  auto text = [](std::string_view v) { return static_cast<int>(v.size()); };
   for (const Record& r : records) {
     const Thread& t = threads_[r.thread];
     std::fprintf(prv, "%c:%u:%u:%u:%u:", r.kind, t.cpu, t.appl, t.task, t.index);
     if (r.kind == '1') {
-      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%" PRIu64 "\n", r.time, r.end, r.a);
+      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%.*s\n", r.time, r.end, text(r.text[0]), r.text[0].data());
     } else if (r.kind == '2') {
-      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%" PRIu64 "\n", r.time, r.a, r.b);
-    } else {
+      std::fprintf(prv, "%" PRIu64 ":%.*s:%.*s\n", r.time, text(r.text[0]), r.text[0].data(), text(r.text[1]),
+                   r.text[1].data());
+    } else if (r.kind == '3') {
       const Thread& p = threads_[r.peer];
-      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%u:%u:%u:%u:%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 "\n", r.la,
-                   r.time, p.cpu, p.appl, p.task, p.index, r.lb, r.end, r.a, r.b);
+      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%u:%u:%u:%u:%" PRIu64 ":%" PRIu64 ":%.*s:%.*s\n", r.la, r.time, p.cpu,
+                   p.appl, p.task, p.index, r.lb, r.end, text(r.text[0]), r.text[0].data(), text(r.text[1]),
+                   r.text[1].data());
+    } else {
+      std::fprintf(prv, "%" PRIu64, r.time);
+      for (std::string_view v : r.text) std::fprintf(prv, ":%.*s", text(v), v.data());
+      std::fprintf(prv, "\n");
     }
   }
   Check(prv, ".prv");
@@ -300,22 +411,25 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
   for (const EntityValue& v : t_.values())
     if (t_.type(v.type).kind == TypeKind::kState && v.color != kEmptyString) state_colors.emplace(v.name, v.color);
   std::fprintf(pcf, "STATES\n");
-  for (const auto& [number, name] : states.names()) std::fprintf(pcf, "%" PRIu64 "    %s\n", number, OneLine(t_.Str(static_cast<StringId>(name))).c_str());
+  for (const auto& [number, name] : states.names())
+    std::fprintf(pcf, "%s    %s\n", number.c_str(), OneLine(t_.Str(static_cast<StringId>(name))).c_str());
   std::fprintf(pcf, "\nSTATES_COLOR\n");
   for (const auto& [number, name] : states.names()) {
     std::string color;
-    if (auto it = state_colors.find(static_cast<StringId>(name)); it != state_colors.end() && ParaverColor(t_.Str(it->second), color))
-      std::fprintf(pcf, "%" PRIu64 "    %s\n", number, color.c_str());
+    if (auto it = state_colors.find(static_cast<StringId>(name));
+        it != state_colors.end() && ParaverColor(t_.Str(it->second), color))
+      std::fprintf(pcf, "%s    %s\n", number.c_str(), color.c_str());
   }
   for (const auto& [number, type] : type_of_number) {
-    std::fprintf(pcf, "\n\nEVENT_TYPE\n0    %" PRIu64 "    %s\n", number, OneLine(t_.Str(t_.type(type).name)).c_str());
+    std::fprintf(pcf, "\n\nEVENT_TYPE\n0    %s    %s\n", number.c_str(), OneLine(t_.Str(t_.type(type).name)).c_str());
     std::fprintf(pcf, "VALUES\n");
-    for (const auto& [value, name] : values[type].names())
-      std::fprintf(pcf, "%" PRIu64 "    %s\n", value, OneLine(t_.Str(static_cast<StringId>(name))).c_str());
+    for (const auto& [value, name] : values.at(type).names())
+      std::fprintf(pcf, "%s    %s\n", value.c_str(), OneLine(t_.Str(static_cast<StringId>(name))).c_str());
   }
   Check(pcf, ".pcf");
 
-  // .row: the names of applications, tasks and threads.
+  // .row: the names of applications, tasks and threads, then the levels
+  // kept from a Paraver trace (CPU, NODE, SYSTEM, WORKLOAD...).
   auto name_of = [&](ContainerId c, const std::string& fallback) {
     return c == kNone ? fallback : OneLine(t_.Str(t_.container(c).name));
   };
@@ -329,6 +443,22 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
     for (ContainerId k : a.tasks) std::fprintf(row, "%s\n", name_of(k, "").c_str());
   std::fprintf(row, "\nLEVEL THREAD SIZE %zu\n", threads_.size());
   for (const Thread& t : threads_) std::fprintf(row, "%s\n", name_of(t.container, "").c_str());
+  std::map<std::string, std::map<uint64_t, std::string>> other;  // level -> index -> name
+  for (const auto& [field, name] : levels) {
+    const size_t space = field.find(' ');
+    const std::string level = field.substr(0, space);
+    if (level == "APPL" || level == "TASK" || level == "THREAD") continue;
+    uint64_t index = 0;
+    ParseUnsigned(std::string_view(field).substr(space + 1), index);
+    if (index > 0 && index <= kMaxRowNames) other[level][index] = OneLine(name);
+  }
+  for (const auto& [level, names] : other) {
+    std::fprintf(row, "\nLEVEL %s SIZE %" PRIu64 "\n", level.c_str(), names.rbegin()->first);
+    for (uint64_t i = 1; i <= names.rbegin()->first; ++i) {
+      auto it = names.find(i);
+      std::fprintf(row, "%s\n", it == names.end() ? "" : it->second.c_str());
+    }
+  }
   Check(row, ".row");
   return stats_;
 }

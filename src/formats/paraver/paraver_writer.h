@@ -9,9 +9,13 @@
 // their declared numeric alias, else their name when it is a number, else
 // in order), each event type an event type (the same numbering), links
 // communications (logical times and size from the user fields the reader
-// gives them; the tag is the link's value when it is a number). Variables
-// have no Paraver record: they are counted and left out. Names go to the
-// .pcf (states, colours, event types and values) and the .row (objects).
+// gives them; the tag is the link's value when it is a number), the
+// reader's "Global operation" events global operation records (4).
+// Variables have no Paraver record: they are counted and left out. Names
+// go to the .pcf (states, colours, event types and values) and the .row
+// (objects); what the reader kept as user fields (communicators, the
+// header's nodes, the tasks' nodes, the .row's other levels) goes back
+// where it came from.
 // Times: integer ticks as they are for ns, µs and ms clocks, otherwise
 // rounded to the nanosecond. docs/paraver.md.
 #pragma once
@@ -25,7 +29,7 @@
 namespace macroscope::paraver {
 
 struct WriteStats {
-  uint64_t threads = 0, states = 0, events = 0, communications = 0;
+  uint64_t threads = 0, states = 0, events = 0, communications = 0, global_operations = 0;
   uint64_t variables = 0;  // variable values left out
 };
 
