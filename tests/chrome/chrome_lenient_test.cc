@@ -185,7 +185,25 @@ TEST(ChromeLenient, EveryKindOfUnusableEventIsSkipped) {
       {R"({"ph":"i","ts":"1e999"})", "with a non-numeric \"ts\""},
       {R"({"ph":"X","ts":1,"dur":[2]})", "with a non-numeric \"dur\""},
       {R"({"ph":"X","ts":1,"dur":-2})", "with a negative \"dur\""},
-      {R"({"ph":"X","ts":1e308,"dur":1e308})", "with \"ts\" + \"dur\" too large"},
+      // Times a double of nanoseconds from the first time (0 here) would
+      // not hold exactly (docs/time.md).
+      {R"({"ph":"X","ts":1e308,"dur":1e308})", "with a \"ts\" 2^53 ns or more from the first time"},
+      {R"({"ph":"i","ts":-9223372036854775809})", "with a \"ts\" 2^53 ns or more from the first time"},
+      {R"({"ph":"i","ts":18446744073709551616})", "with a \"ts\" 2^53 ns or more from the first time"},
+      {R"({"ph":"i","ts":18446744073709551615})", "with a \"ts\" 2^53 ns or more from the first time"},
+      {R"({"ph":"i","ts":-9223372036854775})", "with a \"ts\" 2^53 ns or more from the first time"},
+      {R"({"ph":"i","ts":9007199254740.992})", "with a \"ts\" 2^53 ns or more from the first time"},
+      {R"({"ph":"i","ts":"-9007199254740.992"})", "with a \"ts\" 2^53 ns or more from the first time"},
+      {R"({"ph":"i","ts":1.0005})", "with a \"ts\" finer than a nanosecond"},
+      {R"({"ph":"i","ts":"2.0000001"})", "with a \"ts\" finer than a nanosecond"},
+      {R"({"ph":"i","ts":1e-4})", "with a \"ts\" finer than a nanosecond"},
+      {R"({"ph":"i","ts":"NaN"})", "with a non-numeric \"ts\""},
+      {R"({"ph":"i","ts":"-Infinity"})", "with a non-numeric \"ts\""},
+      {R"({"ph":"i","ts":"nan"})", "with a non-numeric \"ts\""},
+      {R"({"ph":"X","ts":1,"dur":1e308})", "with a \"dur\" of 2^53 ns or more"},
+      {R"({"ph":"X","ts":1,"dur":"18446744073709551616"})", "with a \"dur\" of 2^53 ns or more"},
+      {R"({"ph":"X","ts":1,"dur":9007199254740.991})", "with \"ts\" + \"dur\" 2^53 ns or more from the first time"},
+      {R"({"ph":"X","ts":1,"dur":0.0001})", "with a \"dur\" finer than a nanosecond"},
       {R"({"ph":"i","ts":1,"pid":{}})", "with a \"pid\" neither a string nor a number"},
       {R"({"ph":"B","ts":1,"tid":[1]})", "with a \"tid\" neither a string nor a number"},
       {R"({"ph":"X","ts":1,"name":{"a":1}})", "with a \"name\" neither a string nor a number"},
@@ -213,7 +231,7 @@ TEST(ChromeLenient, EveryKindOfUnusableEventIsSkipped) {
     EXPECT_EQ(r.slices, 1u) << event;
     EXPECT_EQ(r.instants, 1u) << event;
     EXPECT_EQ(t.start_time(), 0) << event;
-    EXPECT_EQ(t.end_time(), 9) << event;
+    EXPECT_EQ(t.end_time(), 9000) << event;  // whole ns
     // A skipped event leaves no container behind (the E's thread aside:
     // it is known before the E is matched, as in chrome://tracing).
     EXPECT_EQ(t.containers().size(), reason == "E without a matching B" ? 4u : 3u) << event;

@@ -5,13 +5,16 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 
+#include "formats/chrome/event_time.h"
 #include "formats/chrome/json_events.h"
 #include "formats/paje/simulator.h"
+#include "model/time_base.h"
 #include "util/error.h"
 #include "util/external_sort.h"
 #include "util/mapped_file.h"
@@ -137,18 +140,47 @@ std::string DefaultName(const char* kind, const std::string& key) {
   return key;
 }
 
-// A time field in microseconds, as written (integers stay exact, so that
-// ts + dur of a parent and of a child that end together are equal); model
-// times are the file's microseconds as JSON readers parse them (time_base.h).
-double Micros(const Json& e, const char* field, bool required) {
+// The reason of a time too far from the origin (model times: time_base.h).
+constexpr const char* kFar = " 2^53 ns or more from the first time";
+
+// Why an event's time is unusable (MicrosText other than kExact), for `field`.
+Unusable BadTime(MicrosText why, const char* field) {
+  const std::string quoted = std::string("\"") + field + "\"";
+  switch (why) {
+    case MicrosText::kFinerThanNs: return {"with a " + quoted + " finer than a nanosecond"};
+    case MicrosText::kOutOfRange:
+      return {"with a " + quoted + (quoted == "\"dur\"" ? " of 2^53 ns or more" : kFar)};
+    default: return {"with a non-numeric " + quoted};
+  }
+}
+
+// A time field in microseconds as whole nanoseconds, exactly (event_time.h):
+// from the number's text (`float_text`, JsonEvent's) when nlohmann holds it
+// as a double, from the integer when it holds one, from the text of a string
+// holding a number (some writers quote theirs: "ts": "1.5"). Nullopt when
+// absent (an Unusable when `required`).
+std::optional<int64_t> Nanoseconds(const Json& e, const char* field, std::string_view float_text, bool required) {
   auto it = e.find(field);
   if (it == e.end() || it->is_null()) {
     if (required) throw Unusable{std::string("without \"") + field + "\""};
-    return 0;
+    return std::nullopt;
   }
-  Json number = NumberOf(*it);
-  if (!number.is_number()) throw Unusable{std::string("with a non-numeric \"") + field + "\""};
-  return number.get<double>();
+  int64_t ns = 0;
+  MicrosText read = MicrosText::kNotANumber;
+  if (it->is_number_unsigned()) {
+    const uint64_t us = it->get<uint64_t>();
+    read = us > static_cast<uint64_t>(INT64_MAX) / 1000 ? MicrosText::kOutOfRange : MicrosText::kExact;
+    ns = static_cast<int64_t>(us) * 1000;
+  } else if (it->is_number_integer()) {
+    const bool overflow = __builtin_mul_overflow(it->get<int64_t>(), int64_t{1000}, &ns);
+    read = overflow ? MicrosText::kOutOfRange : MicrosText::kExact;
+  } else if (it->is_number_float()) {
+    read = ParseMicrosAsNs(float_text.empty() ? std::string_view(it->dump()) : float_text, ns);
+  } else if (it->is_string() && NumberOf(*it).is_number()) {
+    read = ParseMicrosAsNs(it->get_ref<const std::string&>(), ns);
+  }
+  if (read != MicrosText::kExact) throw BadTime(read, field);
+  return ns;
 }
 
 // An event's user fields, held in its record (at most ph, id, cat and
@@ -283,7 +315,8 @@ class Importer {
   uint64_t OffsetOf(const SourceFile& file, uint32_t src) const;
   [[noreturn]] void Fail(uint32_t src, const std::string& message) const;
   void Skip(uint32_t src, const std::string& reason);
-  void AddEvent(const Json& e, uint32_t src);
+  void AddEvent(const JsonEvent& event, uint32_t src);
+  double ModelTime(int64_t ns, const char* what);
   uint32_t ProcessOf(const std::string& pid);
   uint32_t ThreadOf(const std::string& pid, const std::string& tid);
   Fields CommonExtras(const Json& e, const std::string& cat, bool with_phase_and_id);
@@ -317,6 +350,8 @@ class Importer {
   std::map<std::string, StringId> counter_types_;  // series name -> type alias
   bool uses_[8] = {};  // which entity types appear (see TypeSlot)
   double first_ = kOpenEnd, last_ = -kOpenEnd;
+  // Model times are whole nanoseconds from the first time read (time_base.h).
+  std::optional<int64_t> origin_;
   uint32_t events_ = 0;
   StringId k_cat_, k_args_, k_ph_, k_id_;
 };
@@ -409,7 +444,7 @@ void Importer::AddFile(std::string_view text, const std::string& name, const Map
     }
     try {
       if (e.too_deep) throw Unusable{"nested deeper than " + std::to_string(kMaxEventDepth) + " levels"};
-      AddEvent(e.value, src);
+      AddEvent(e, src);
     } catch (const Unusable& u) {
       report_.Skip(u.reason, first_file ? "" : name, e.offset);
     }
@@ -438,7 +473,18 @@ bool KnownPhase(char p) {
 
 // Every field is read and checked before anything is recorded, so that an
 // unusable event (Unusable thrown) leaves nothing behind.
-void Importer::AddEvent(const Json& e, uint32_t src) {
+// `ns` from the origin, or an Unusable when a double would not hold it
+// exactly (2^53 ns: 104 days). `what`: the field(s), for the reason.
+double Importer::ModelTime(int64_t ns, const char* what) {
+  if (!origin_) origin_ = ns;
+  int64_t ticks = 0;
+  if (__builtin_sub_overflow(ns, *origin_, &ticks) || static_cast<double>(ticks < 0 ? -ticks : ticks) >= kMaxWholeTicks)
+    throw Unusable{std::string("with ") + what + kFar};
+  return static_cast<double>(ticks);
+}
+
+void Importer::AddEvent(const JsonEvent& event, uint32_t src) {
+  const Json& e = event.value;
   if (!e.is_object()) throw Unusable{"not a JSON object"};
   auto ph_it = e.find("ph");
   if (ph_it == e.end() || !ph_it->is_string()) throw Unusable{"without a string \"ph\""};
@@ -450,7 +496,8 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
   const std::string name_text = Text(e, "name", ""), cat = Text(e, "cat", "");
   std::string id;
   const bool has_id = Text(e, "id", id);
-  const double t = p == 'M' ? 0 : Micros(e, "ts", true);
+  const int64_t t_ns = p == 'M' ? 0 : *Nanoseconds(e, "ts", event.ts_text, true);
+  const double t = p == 'M' ? 0 : ModelTime(t_ns, "a \"ts\"");
   auto name = [&] { return S(name_text); };
   switch (p) {
     case 'B':
@@ -458,10 +505,12 @@ void Importer::AddEvent(const Json& e, uint32_t src) {
     case 'X': {
       double end = t;
       if (p == 'X') {
-        const double dur = Micros(e, "dur", false);
+        const int64_t dur = Nanoseconds(e, "dur", event.dur_text, false).value_or(0);
         if (dur < 0) throw Unusable{"with a negative \"dur\""};
-        end = t + dur;
-        if (!std::isfinite(end)) throw Unusable{"with \"ts\" + \"dur\" too large"};
+        int64_t end_ns = 0;
+        const char* sum = "\"ts\" + \"dur\"";
+        if (__builtin_add_overflow(t_ns, dur, &end_ns)) throw Unusable{std::string("with ") + sum + kFar};
+        end = ModelTime(end_ns, sum);
       }
       uint32_t th = ThreadOf(pid, tid);
       uses_[kSliceType] = true;
@@ -737,7 +786,8 @@ void Importer::FlowsToActions() {
 
 void Importer::Build() {
   // Known from the start: a streaming sink sees it from the first hand-over.
-  trace_.SetTimeBase({.num = 1, .den = 1000000, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt});
+  trace_.SetTimeBase(
+      {.num = 1, .den = 1000000000, .whole_ticks = true, .origin = origin_.value_or(0), .epoch_ns = std::nullopt});
   MatchSlices();
   SlicesToActions();
   if (first_ == kOpenEnd) first_ = last_ = 0;

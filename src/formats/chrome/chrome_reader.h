@@ -80,8 +80,12 @@ struct ReadReport {
 };
 
 // Reads `files` (merged as one trace) into `trace`, simulated, with the
-// time span set to [first, last] timestamp; model times are the files'
-// microseconds (time base 1/1000000 s).
+// time span set to [first, last] timestamp; model times are whole
+// nanoseconds from the first time read (time base 1/10^9 s, origin that
+// time): the files' microseconds, read exactly from their text. An event
+// whose time a double of nanoseconds would not hold exactly (2^53 ns or
+// more from that origin, beyond 64 bits, digits below the nanosecond) is
+// skipped and counted, as any other unusable event.
 // `simulation`: only `sink` and `drain_interval` apply (no -i, -z).
 // `memory`: bytes of records sorted in memory before runs go to temporary
 // files (the budget of Pajé's --sort, whose hidden --sort-memory sets both).

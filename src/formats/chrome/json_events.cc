@@ -56,7 +56,12 @@ class Splitter {
   bool boolean(bool v) { return Value(Json(v)); }
   bool number_integer(Json::number_integer_t v) { return Value(Json(v)); }
   bool number_unsigned(Json::number_unsigned_t v) { return Value(Json(v)); }
-  bool number_float(Json::number_float_t v, const Json::string_t&) { return Value(Json(v)); }
+  bool number_float(Json::number_float_t v, const Json::string_t& text) {
+    float_text_ = &text;
+    const bool ok = Value(Json(v));
+    float_text_ = nullptr;
+    return ok;
+  }
   bool string(Json::string_t& v) { return Value(Json(std::move(v))); }
   bool binary(Json::binary_t& v) { return Value(Json(Json::binary_t(std::move(v)))); }
   bool start_object(std::size_t) { return Open(Json::object(), false); }
@@ -102,6 +107,8 @@ class Splitter {
     }
     Json& slot = parent[key_];  // a repeated key keeps its last value, as nlohmann's own parser does
     slot = std::move(v);
+    if (stack_.size() == 1 && (key_ == "ts" || key_ == "dur"))  // a time of the event itself
+      (key_ == "ts" ? ts_text_ : dur_text_) = float_text_ != nullptr ? *float_text_ : std::string();
     return &slot;
   }
   bool InEventArray() const { return event_depth_ >= 0 && depth_ == event_depth_; }
@@ -172,8 +179,10 @@ class Splitter {
   void Hand() {
     ++out_.count;
     if (too_deep_) element_ = Json();
-    on_event_(JsonEvent{element_, element_offset_, too_deep_});
+    on_event_(JsonEvent{element_, element_offset_, too_deep_, ts_text_, dur_text_});
     element_ = Json();
+    ts_text_.clear();
+    dur_text_.clear();
     too_deep_ = false;
     boundary_ = Read();
   }
@@ -192,6 +201,8 @@ class Splitter {
   uint64_t skipping_ = 0;  // containers open beyond kMaxEventDepth, not built
   std::vector<Json*> stack_;  // the element's containers open, outermost first
   std::string key_;
+  const std::string* float_text_ = nullptr;  // the text of the double being placed
+  std::string ts_text_, dur_text_;           // JsonEvent's, for the element under way
 };
 
 }  // namespace

@@ -26,6 +26,11 @@ struct JsonEvent {
   const nlohmann::json& value;  // null when too_deep
   uint64_t offset;              // byte offset (from 0) of the element's first character
   bool too_deep;                // nested deeper than kMaxEventDepth levels: skipped whole
+  // The text of the element's "ts" and "dur" members when they are numbers
+  // nlohmann holds as doubles (a fraction, an exponent, or beyond 64-bit
+  // integers: "1.5", "1e3", "-9223372036854775809"); empty for any other
+  // value. Times are read from it exactly, not from the rounded double.
+  std::string_view ts_text, dur_text;
 };
 
 struct JsonEvents {
