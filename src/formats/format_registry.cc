@@ -11,6 +11,7 @@
 #include "formats/csv/csv_format.h"
 #include "formats/ctf/ctf_format.h"
 #include "formats/format.h"
+#include "formats/ftrace/ftrace_format.h"
 #include "formats/gstreamer/gstreamer_format.h"
 #include "formats/otf2/otf2_format.h"
 #include "formats/paje/paje_format.h"
@@ -27,6 +28,7 @@ std::span<const Format> AllFormats() {
       csv::DumpFormat(),
       csv::GenericCsvFormat(),
       ctf::CtfFormat(),
+      ftrace::FtraceFormat(),
       otf2::Otf2Format(),
       paraver::ParaverFormat(),
       gstreamer::GstreamerFormat(),

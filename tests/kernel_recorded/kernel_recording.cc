@@ -1,0 +1,87 @@
+#include "kernel_recording.h"
+
+#include <sstream>
+
+namespace macroscope::testing {
+
+namespace {
+
+// The fields of one CSV line (no newline inside a field in our outputs).
+std::vector<std::string> CsvFields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+}  // namespace
+
+std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode) {
+  auto r = std::make_unique<KernelRecording>();
+  const std::string out = r->dir.path() + "/recording";
+  CommandResult rec = RunCommand("bash " + Quote(std::string(MACROSCOPE_SOURCE_DIR) +
+                                                 "/tests/kernel_recorded/record_kernel_trace.sh") +
+                                 " " + mode + " " + Quote(out) + " " + Quote(KR_WORKLOAD));
+  std::string why = rec.err;
+  while (!why.empty() && why.back() == '\n') why.pop_back();
+  if (rec.exit_code == 77) {
+    r->skip = mode + ": " + why;
+    return r;
+  }
+  if (rec.exit_code != 0) {
+    r->error = mode + " recording failed (exit " + std::to_string(rec.exit_code) + "): " + why;
+    return r;
+  }
+  CommandResult text;
+  if (mode == "perf") {
+    r->trace = out + "/perf-ctf";
+    text = RunCommand("perf script --ns -i " + Quote(out + "/perf.data"));
+  } else {
+    r->trace = out + "/trace.dat";
+    text = RunCommand("trace-cmd report -R -t " + Quote(r->trace));
+  }
+  if (text.exit_code != 0) {
+    r->error = mode + ": the peer could not print the recording: " + text.err;
+    return r;
+  }
+  r->text = std::move(text.out);
+  std::istringstream tasks(ReadText(out + "/tasks.txt"));
+  std::string word;
+  WorkloadTask task;
+  while (tasks >> word >> task.name >> task.tid >> task.pid) r->tasks.push_back(task);
+  return r;
+}
+
+std::vector<std::map<std::string, std::string>> CsvRows(const std::string& text) {
+  std::vector<std::map<std::string, std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line)) return rows;
+  const std::vector<std::string> header = CsvFields(line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields = CsvFields(line);
+    auto& row = rows.emplace_back();
+    for (size_t c = 0; c < header.size() && c < fields.size(); ++c) row[header[c]] = fields[c];
+  }
+  return rows;
+}
+
+}  // namespace macroscope::testing

@@ -1,0 +1,45 @@
+// The recordings the kernel_recorded and ftrace tests read: the workload
+// (kr_workload.c) recorded by record_kernel_trace.sh into a scratch
+// folder, once per test suite in a test process, and the peers' text of
+// it (`perf script --ns`, `trace-cmd report -R -t`).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace macroscope::testing {
+
+// A task of the workload, as it announced itself ("task NAME TID PID").
+struct WorkloadTask {
+  std::string name;
+  int64_t tid = 0, pid = 0;
+};
+
+struct KernelRecording {
+  TempDir dir;
+  std::string skip;   // why tracing is not permitted here (the test skips)
+  std::string error;  // the recording failed otherwise (the test fails)
+  std::string trace;  // what macroscope reads: the CTF folder (perf) or the .dat (trace-cmd)
+  std::string text;   // the peer's text of it: `perf script --ns` or `trace-cmd report -R -t`
+  std::vector<WorkloadTask> tasks;
+};
+
+// Records with "perf" or "trace-cmd" (record_kernel_trace.sh's modes).
+std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode);
+
+// Skips the current test when tracing is not permitted; fails it when the
+// recording failed. Use as a statement in SetUp().
+#define MACROSCOPE_NEEDS_RECORDING(recording)                     \
+  if (!(recording)->skip.empty()) GTEST_SKIP() << (recording)->skip; \
+  ASSERT_TRUE((recording)->error.empty()) << (recording)->error
+
+// The rows of a CSV text with a header line, as column -> value (quoted
+// fields as RFC 4180 writes them).
+std::vector<std::map<std::string, std::string>> CsvRows(const std::string& text);
+
+}  // namespace macroscope::testing

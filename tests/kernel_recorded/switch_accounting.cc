@@ -1,0 +1,70 @@
+#include "switch_accounting.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+namespace macroscope::testing {
+
+std::string BaseName(const std::string& name) {
+  size_t colon = name.rfind(':');
+  return colon == std::string::npos ? name : name.substr(colon + 1);
+}
+
+std::vector<TextEvent> ParseEventLines(const std::string& text) {
+  // The task's tid, its CPU, the time and the event's name (perf's with
+  // its system: the greedy match stops at the name's last colon).
+  static const std::regex kEvent(R"(^.*?[- ](\d+) +\[(\d+)\] +(\d+)\.(\d{9}): +(\S+):( |$))");
+  static const std::regex kPrev(R"( prev_pid=(-?\d+) )"), kNext(R"( next_pid=(-?\d+)( |$))");
+  std::vector<TextEvent> events;
+  std::istringstream in(text);
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (!std::regex_search(line, m, kEvent)) {
+      bool event_like = line.find("]") != std::string::npos && line.find(": ") != std::string::npos &&
+                        line.find("EVENTS DROPPED") == std::string::npos;
+      EXPECT_FALSE(event_like) << "an event line the test cannot read: " << line;
+      continue;
+    }
+    TextEvent& e = events.emplace_back();
+    e.tid = std::stoll(m[1]);
+    e.cpu = std::stoi(m[2]);
+    e.time_ns = std::stoll(m[3]) * 1000000000 + std::stoll(m[4]);
+    e.name = m[5];
+    if (BaseName(e.name) == "sched_switch") {
+      std::string rest = m.suffix();
+      rest = " " + rest;
+      std::smatch f;
+      if (std::regex_search(rest, f, kPrev)) e.prev_pid = std::stoll(f[1]);
+      if (std::regex_search(rest, f, kNext)) e.next_pid = std::stoll(f[1]);
+      EXPECT_TRUE(e.prev_pid && e.next_pid) << "a sched_switch without prev_pid/next_pid: " << line;
+    }
+  }
+  return events;
+}
+
+SwitchAccounting AccountSwitches(const std::vector<TextEvent>& events) {
+  SwitchAccounting a;
+  struct Current {
+    int64_t tid = 0;
+    int64_t since = 0;
+  };
+  std::map<int, Current> cpus;  // CPUs that had a sched_switch
+  for (const TextEvent& e : events) {
+    ++a.counts[e.name];
+    a.last_ns = std::max(a.last_ns, e.time_ns);
+    if (BaseName(e.name) != "sched_switch" || !e.next_pid) continue;
+    auto [it, first] = cpus.try_emplace(e.cpu);
+    if (!first && it->second.tid != 0) a.running_ns[it->second.tid] += e.time_ns - it->second.since;
+    it->second = {*e.next_pid, e.time_ns};
+  }
+  for (const auto& [cpu, current] : cpus)
+    if (current.tid != 0) a.running_ns[current.tid] += a.last_ns - current.since;
+  for (auto it = a.running_ns.begin(); it != a.running_ns.end();)
+    it = it->second == 0 ? a.running_ns.erase(it) : std::next(it);
+  return a;
+}
+
+}  // namespace macroscope::testing

@@ -1,0 +1,44 @@
+// The tests' own reading of the peers' text — `trace-cmd report -R -t` and
+// `perf script --ns` — and the running time per thread computed from it by
+// the definition of docs/kernel.md, independently of macroscope: a CPU's
+// running thread is the one the last `sched_switch` on that CPU switched
+// in (exited or not), until the next `sched_switch` there, or until the
+// trace's last event when none follows; before a CPU's first switch
+// nobody runs there; tid 0 (the idle task) is nobody.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace macroscope::testing {
+
+// One event line of either tool: "COMM-TID [CPU] SECS.NANOS: NAME: FIELDS"
+// (trace-cmd) or "COMM TID [CPU] SECS.NANOS: SYSTEM:NAME: FIELDS" (perf).
+struct TextEvent {
+  int64_t time_ns = 0;  // exact: the seconds and the nine digits as integers
+  int cpu = 0;
+  int64_t tid = 0;      // the task the line names before the CPU
+  std::string name;     // as printed: "sched_switch" (trace-cmd), "sched:sched_switch" (perf)
+  std::optional<int64_t> prev_pid, next_pid;  // sched_switch's fields
+};
+
+// The event lines of `text`, in its order; other lines (headers, "CPU:N
+// [N EVENTS DROPPED]") are left out. Fails the current test on an event
+// line it cannot read.
+std::vector<TextEvent> ParseEventLines(const std::string& text);
+
+// The name without its "system:" prefix.
+std::string BaseName(const std::string& name);
+
+struct SwitchAccounting {
+  std::map<int64_t, int64_t> running_ns;   // tid -> ns on a CPU (tids with some time only)
+  std::map<std::string, uint64_t> counts;  // events per name as printed
+  int64_t last_ns = 0;                     // the trace's end: its last event
+};
+
+SwitchAccounting AccountSwitches(const std::vector<TextEvent>& events);
+
+}  // namespace macroscope::testing
