@@ -63,7 +63,7 @@ test: build fuzz-check web
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 600
 FUZZERS      := paje_reader_fuzzer chrome_reader_fuzzer csv_reader_fuzzer paraver_reader_fuzzer gstreamer_reader_fuzzer store_reader_fuzzer otf2_reader_fuzzer \
-  ctf_reader_fuzzer lackey_reader_fuzzer loops_reader_fuzzer ftrace_reader_fuzzer
+  ctf_reader_fuzzer lackey_reader_fuzzer loops_reader_fuzzer nsys_reader_fuzzer ftrace_reader_fuzzer
 .PHONY: fuzz-build fuzz-check
 fuzz-build: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -1,7 +1,6 @@
-// A small RAII wrapper over the SQLite C API: a connection opened in WAL
-// mode with a busy timeout and foreign keys, prepared statements, and
-// IMMEDIATE transactions. Every SQLite failure becomes a UserError whose
-// message starts with the database file name.
+// The catalog's SQLite connection: util/sqlite.h's wrapper opened in WAL
+// mode with a busy timeout and foreign keys. Every SQLite failure becomes a
+// UserError whose message starts with the database file name.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +10,7 @@
 #include <thread>
 
 #include "util/error.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
+#include "util/sqlite.h"
 
 namespace macroscope::catalog {
 
@@ -33,75 +30,22 @@ class BusyError : public UserError {
 template <typename F>
 void RetryWhileBusy(int busy_timeout_ms, F&& step);
 
-class Database {
+// The catalog's connection: util/sqlite.h's, opened (created if needed) in
+// WAL mode with a busy timeout and foreign keys, with the catalog's own
+// messages for locks and for files that are not a catalog.
+class Database : public sqlite::Database {
  public:
   // Opens (creating if needed) the file. Throws UserError naming it.
   Database(const std::string& path, int busy_timeout_ms);
-  ~Database();
-  Database(const Database&) = delete;
-  Database& operator=(const Database&) = delete;
 
-  // Runs one or more statements without results.
-  void Exec(std::string_view sql);
-  int64_t LastInsertId() const;
-  int Changes() const;
-  const std::string& path() const { return path_; }
-  sqlite3* handle() const { return db_; }
-
-  // Throws the UserError for result code `rc`; `what` says what was done.
-  [[noreturn]] void Fail(int rc, std::string_view what) const;
+  [[noreturn]] void Fail(int rc, std::string_view what) const override;
 
  private:
-  std::string path_;
-  sqlite3* db_ = nullptr;
   int busy_timeout_ms_ = 0;
 };
 
-class Statement {
- public:
-  Statement(Database& db, std::string_view sql);
-  ~Statement();
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  // Parameters are numbered from 1, as in SQLite.
-  Statement& BindInt(int index, int64_t value);
-  Statement& BindDouble(int index, double value);
-  Statement& BindText(int index, std::string_view value);
-  Statement& BindNull(int index);
-  // True while a row is available; false when done.
-  bool Step();
-  // Steps to completion (for statements without results).
-  void Run();
-  void Reset();
-
-  // Columns are numbered from 0, as in SQLite.
-  bool IsNull(int column) const;
-  int64_t Int(int column) const;
-  double Double(int column) const;
-  std::string Text(int column) const;
-
- private:
-  Database& db_;
-  std::string sql_;
-  sqlite3_stmt* stmt_ = nullptr;
-};
-
-// BEGIN IMMEDIATE on construction (takes the write lock up front, so a
-// writer never fails half-way on a lock upgrade); rolls back unless
-// Commit() was called.
-class Transaction {
- public:
-  explicit Transaction(Database& db);
-  ~Transaction();
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  void Commit();
-
- private:
-  Database& db_;
-  bool done_ = false;
-};
+using Statement = sqlite::Statement;
+using Transaction = sqlite::Transaction;
 
 template <typename F>
 void RetryWhileBusy(int busy_timeout_ms, F&& step) {

@@ -13,6 +13,7 @@
 #include "formats/format.h"
 #include "formats/ftrace/ftrace_format.h"
 #include "formats/gstreamer/gstreamer_format.h"
+#include "formats/nsys/nsys_format.h"
 #include "formats/otf2/otf2_format.h"
 #include "formats/paje/paje_format.h"
 #include "formats/paraver/paraver_format.h"
@@ -32,6 +33,7 @@ std::span<const Format> AllFormats() {
       otf2::Otf2Format(),
       paraver::ParaverFormat(),
       gstreamer::GstreamerFormat(),
+      nsys::NsysFormat(),
       store::StoreFormat(),
   };
   return kFormats;
