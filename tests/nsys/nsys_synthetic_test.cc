@@ -174,5 +174,47 @@ TEST_F(NsysSynthetic, KernelAndCopyFieldsAreKept) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
 }
 
+TEST_F(NsysSynthetic, SeveralFilesArePlacedByTheirSessionStarts) {
+  // A second rank whose session started 1000 ns after the first one's.
+  std::string sql = kSyntheticSql;
+  const std::string first_start = "1700000000123456789";
+  sql.replace(sql.find(first_start), first_start.size(), "1700000000123457789");
+  const std::string second = dir_.path() + "/second.sqlite";
+  MakeDatabase(second, sql);
+  const int64_t offset = SqliteCount(second, "select utcEpochNs from TARGET_INFO_SESSION_START_TIME") -
+                         SqliteCount(file_, "select utcEpochNs from TARGET_INFO_SESSION_START_TIME");
+  ASSERT_EQ(offset, 1000);
+  const auto r = Macroscope("dump -l 9 " + Quote(file_) + " " + Quote(second));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> kernels, processes;
+  for (const std::string& line : testing::SortedLines(r.out)) {
+    if (line.rfind("Container, 0, Process, ", 0) == 0) processes.push_back(line);
+    const std::string kernel = ", Kernel, ";
+    if (line.rfind("State, ", 0) == 0 && line.find(kernel) != std::string::npos) {
+      const size_t times = line.find(kernel) + kernel.size();
+      kernels.push_back(line.substr(times, line.find(", ", line.find(", ", times) + 2) - times));
+    }
+  }
+  EXPECT_EQ(processes.size(), 2u);
+  // Each file's kernels, the second's on the first's clock.
+  const std::string query =
+      "select printf('%d.%09d, %d.%09d', (start + {o}) / 1000000000, (start + {o}) % 1000000000, "
+      "(end + {o}) / 1000000000, (end + {o}) % 1000000000) from CUPTI_ACTIVITY_KIND_KERNEL";
+  auto with_offset = [&](int64_t o) {
+    std::string q = query;
+    for (size_t at; (at = q.find("{o}")) != std::string::npos;) q.replace(at, 3, std::to_string(o));
+    return q;
+  };
+  std::vector<std::string> expected =
+      testing::SortedLines(Sqlite(file_, with_offset(0)) + Sqlite(second, with_offset(offset)));
+  std::sort(kernels.begin(), kernels.end());
+  EXPECT_EQ(kernels, expected);
+  // Without a session start, a second file has no place on the first one's clock.
+  MakeDatabase(second, "DELETE FROM TARGET_INFO_SESSION_START_TIME;");
+  const auto refused = Macroscope("info " + Quote(file_) + " " + Quote(second));
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.err.rfind("macroscope: " + second + ": no TARGET_INFO_SESSION_START_TIME", 0), 0u) << refused.err;
+}
+
 }  // namespace
 }  // namespace macroscope::nsys_test
