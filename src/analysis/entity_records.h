@@ -8,7 +8,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "model/entity_sink.h"
 #include "model/trace.h"
@@ -22,6 +24,7 @@ struct EntityRecord {
   StringId value = kEmptyString;    // states, events, links: the value's name
   ContainerId container = kNone;    // in `trace`
   double start = 0, end = 0;        // model times; end == start for events
+  std::span<const ExtraField> fields;  // its user fields (valid during the call that hands it over)
 };
 
 // An EntitySink that hands every completed entity to `each(trace, record)`.
@@ -32,6 +35,7 @@ class RecordSink : public EntitySink {
 
   void Completed(const Trace& trace, const EntityStore& s, size_t begin, size_t end) override {
     EntityRecord r;
+    fields_.clear();
     r.kind = s.kind;
     r.type = trace.type(s.type).name;
     r.container = s.container;
@@ -40,12 +44,18 @@ class RecordSink : public EntitySink {
       r.value = s.value.empty() ? kEmptyString : s.value[i];
       r.start = s.start[i];
       r.end = s.End(i);
+      if (!s.extras.empty()) {
+        fields_.clear();
+        s.extras.ForEach(i, [&](const ExtraField& f) { fields_.push_back(f); });
+      }
+      r.fields = fields_;
       each_(trace, r);
     }
   }
 
  private:
   Each each_;
+  std::vector<ExtraField> fields_;
 };
 
 }  // namespace macroscope::analysis

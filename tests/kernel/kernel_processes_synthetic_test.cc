@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/entity_records.h"
+#include "analysis/kernel/cpu_table.h"
 #include "analysis/kernel/process_table.h"
 #include "formats/ctf/event_mapper.h"
 #include "formats/paje/simulator.h"
@@ -66,6 +67,14 @@ class Kernel {
     return table.Rows(trace_, subtree);
   }
 
+  // The CPUs' table, likewise.
+  std::vector<analysis::kernel::CpuRow> CpuRows() {
+    analysis::kernel::CpuTable table;
+    analysis::RecordSink sink([&](const Trace& t, const analysis::EntityRecord& r) { table.Add(t, r); });
+    for (const EntityStore& s : trace_.stores()) sink.Completed(trace_, s, 0, s.size());
+    return table.Rows(trace_);
+  }
+
   Trace& trace() { return trace_; }
 
  private:
@@ -111,7 +120,7 @@ std::vector<Ev> Scenario() {
       Switch(2500, 0, 100, "bash", 1, 0, "swapper/0"),
       {3000, 1, "sys_exit_group", {{"error_code", "0"}}},
       {3100, 1, "sched_process_exit", {{"comm", "ls"}, {"tid", "200"}, {"prio", "20"}}},
-      Switch(3200, 1, 200, "ls", 64, 0, "swapper/1"),  // the dead task's last switch: no state
+      Switch(3200, 1, 200, "ls", 64, 0, "swapper/1"),  // the dead task's last switch: its end
       Switch(3300, 0, 0, "swapper/0", 0, 100, "bash"),
       Switch(3500, 0, 100, "bash", 1024, 300, "kworker/0:1"),  // preempted (3.x TASK_STATE_MAX)
       {4000, 1, "sched_process_free", {{"comm", "ls"}, {"tid", "200"}, {"prio", "20"}}},
@@ -150,17 +159,20 @@ TEST(KernelProcessesSynthetic, FiguresWorkedOutByHand) {
   EXPECT_EQ(bash->syscalls, 1);
 
   // The child: runnable from its fork (1600) to its first run (2000), user
-  // until exit_group (3000), kernel until its exit (3100): nothing after.
+  // until exit_group (3000), kernel until its exit (3100), exiting until
+  // the dead task switches out (3200): nothing after.
   const ThreadRow* ls = Find(t, 200, 1600);
   ASSERT_NE(ls, nullptr);
   EXPECT_EQ(ls->pid, 200);
   EXPECT_EQ(ls->ppid, 100);
   EXPECT_EQ(ls->names, (std::vector<std::string>{"bash", "ls"}));
   EXPECT_EQ(ls->name(), "ls");
-  EXPECT_EQ(ls->end, 3100);
+  EXPECT_EQ(ls->end, 3200);
   EXPECT_EQ(ls->runnable_ns, 400);
   EXPECT_EQ(ls->user_ns, 1000);
   EXPECT_EQ(ls->kernel_ns, 100);
+  EXPECT_EQ(ls->exiting_ns, 100);
+  EXPECT_EQ(ls->running_ns(), 1200);
   EXPECT_EQ(ls->waiting_ns, 0);
   EXPECT_EQ(ls->syscalls, 1);
 
@@ -185,9 +197,67 @@ TEST(KernelProcessesSynthetic, FiguresWorkedOutByHand) {
   EXPECT_EQ(t.rows[2].start, 1600);
 }
 
-// The model: the exited thread's container ends at its exit with every
-// state inside; a process goes with its last thread.
-TEST(KernelProcessesSynthetic, ContainersEndAtExit) {
+// Per CPU: CPU 0 is unknown until its first switch (1000), runs bash
+// [1000,2500] and [3300,3500], idles [2500,3300], runs kworker to the end
+// (5000); CPU 1 runs 200 from 2000 until the dead task switches out (3200),
+// then idles. Each adds up to the span; each thread's CPU time is its row's.
+TEST(KernelProcessesSynthetic, CpuTimeAddsUp) {
+  Kernel k;
+  k.Read(Scenario());
+  std::vector<analysis::kernel::CpuRow> cpus = k.CpuRows();
+  ASSERT_EQ(cpus.size(), 2u);
+  const int64_t start = static_cast<int64_t>(k.trace().start_time());
+  EXPECT_EQ(cpus[0].cpu, "cpu0");
+  EXPECT_EQ(cpus[0].span_ns, 5000 - start);
+  EXPECT_EQ(cpus[0].unknown_ns, 1000 - start);
+  EXPECT_EQ(cpus[0].idle_ns, 800);
+  ASSERT_EQ(cpus[0].threads.size(), 2u);
+  EXPECT_EQ(cpus[0].threads[0].tid, 100);
+  EXPECT_EQ(cpus[0].threads[0].running_ns, 1700);
+  EXPECT_EQ(cpus[0].threads[1].tid, 300);
+  EXPECT_EQ(cpus[0].threads[1].running_ns, 1500);
+  EXPECT_EQ(cpus[1].unknown_ns, 2000 - start);
+  EXPECT_EQ(cpus[1].idle_ns, 1800);
+  ASSERT_EQ(cpus[1].threads.size(), 1u);
+  EXPECT_EQ(cpus[1].threads[0].tid, 200);
+  EXPECT_EQ(cpus[1].threads[0].running_ns, 1200);
+  for (const auto& cpu : cpus) EXPECT_EQ(cpu.running_ns() + cpu.idle_ns + cpu.unknown_ns, cpu.span_ns) << cpu.cpu;
+
+  // The text `--cpus` prints: threads named by their rows, then idle, unknown, span.
+  std::vector<std::vector<analysis::kernel::ProcessCell>> cells = analysis::kernel::CpuCells(cpus, k.Rows());
+  ASSERT_EQ(cells.size(), 2u + 3u + 1u + 3u);
+  EXPECT_EQ(std::get<std::string>(cells[0][1]), "thread");
+  EXPECT_EQ(std::get<std::string>(cells[0][4]), "bash");
+  EXPECT_EQ(std::get<std::string>(cells[4][1]), "span");
+  EXPECT_EQ(std::get<int64_t>(cells[4][5]), 5000 - start);
+}
+
+// Lost events: CPU 0 switched 10 in, but its next switch names 20 as the
+// one leaving. 10 still leaves there (the CPU ran it until then), so the
+// CPU's time and the threads' agree; 20, never seen running, runs 0.
+TEST(KernelProcessesSynthetic, ALostSwitchLeavesNoGap) {
+  Kernel k;
+  k.Read({
+      Switch(1000, 0, 0, "swapper/0", 0, 10, "a"),
+      Switch(2000, 0, 20, "b", 1, 30, "c"),
+      {3000, 0, "rcu_utilization", {{"s", "End context switch"}}},
+  });
+  ProcessTableRows t = k.Rows();
+  std::map<int64_t, int64_t> running;
+  for (const ThreadRow& r : t.rows) running[r.tid] = r.running_ns();
+  EXPECT_EQ(running[10], 1000);
+  EXPECT_EQ(running[20], 0);
+  EXPECT_EQ(running[30], 1000);
+  std::vector<analysis::kernel::CpuRow> cpus = k.CpuRows();
+  ASSERT_EQ(cpus.size(), 1u);
+  ASSERT_EQ(cpus[0].threads.size(), 2u);
+  EXPECT_EQ(cpus[0].threads[0].running_ns + cpus[0].threads[1].running_ns, 2000);
+  EXPECT_EQ(cpus[0].unknown_ns, 1000 - static_cast<int64_t>(k.trace().start_time()));
+}
+
+// The model: the exited thread's container ends at its last switch with
+// every state inside; a process goes with its last thread.
+TEST(KernelProcessesSynthetic, ContainersEndAtTheLastSwitch) {
   Kernel k;
   k.Read(Scenario());
   Trace& trace = k.trace();
@@ -198,14 +268,14 @@ TEST(KernelProcessesSynthetic, ContainersEndAtExit) {
     found = true;
     EXPECT_EQ(trace.Str(c.name), "bash 200");  // its first name: streamed entities carry it
     EXPECT_EQ(c.start, 1600);
-    EXPECT_EQ(c.end, 3100);
+    EXPECT_EQ(c.end, 3200);
     for (auto [type, store] : c.stores) {
       const EntityStore& s = trace.store(store);
-      for (size_t i = 0; i < s.size(); ++i) EXPECT_LE(s.End(i), 3100) << trace.Str(s.value[i]);
+      for (size_t i = 0; i < s.size(); ++i) EXPECT_LE(s.End(i), 3200) << trace.Str(s.value[i]);
     }
     const Container& process = trace.container(c.parent);
     EXPECT_EQ(trace.Str(process.alias), "t0.pid:200");
-    EXPECT_EQ(process.end, 3100);
+    EXPECT_EQ(process.end, 3200);
   }
   EXPECT_TRUE(found);
   bool reused = false;

@@ -1,9 +1,9 @@
 // `macroscope kernel processes` on real LTTng kernel traces (the shared
 // test data: bug446190, flipping-endianness; skipped without it) and on the
 // suite's own kernel-shaped trace, against babeltrace2's text output:
-// running ns per thread computed here from sched_switch and
-// sched_process_exit lines, the process tree from the fork lines, names
-// from the exec lines; and the model: no thread state after its exit.
+// running ns per thread computed here from sched_switch lines (a dead task
+// runs until its CPU's next switch), the process tree from the fork lines,
+// names from the exec lines; and the model: no thread state after its end.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -24,36 +24,6 @@ nlohmann::json Processes(const std::string& dir, const std::string& options = ""
   return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::array();
 }
 
-// Running ns per tid from babeltrace2's lines, independently of macroscope:
-// a thread runs while it is the next_tid of its CPU's latest sched_switch
-// (unknown before the CPU's first), until its sched_process_exit (its
-// states end there, though the dead task switches out a little later) or
-// the last event. Idle (tid 0) is left out.
-std::map<int64_t, int64_t> RunningUntilExit(const std::vector<KernelEvent>& events) {
-  std::map<int64_t, int64_t> running;
-  struct Current {
-    int64_t tid = -1, since = 0;
-  };
-  std::map<int, Current> cpus;
-  for (const KernelEvent& e : events) {
-    if (e.name == "sched_switch") {
-      Current& c = cpus[e.cpu];
-      if (c.tid > 0) running[c.tid] += e.ns - c.since;
-      c = {e.Int("next_tid"), e.ns};
-      if (c.tid > 0) running.emplace(c.tid, 0);
-    } else if (e.name == "sched_process_exit") {
-      for (auto& [cpu, c] : cpus)
-        if (c.tid == e.Int("tid")) {
-          running[c.tid] += e.ns - c.since;
-          c.tid = -1;  // the dead task's last moments: no thread's
-        }
-    }
-  }
-  for (auto& [cpu, c] : cpus)
-    if (c.tid > 0) running[c.tid] += events.back().ns - c.since;
-  return running;
-}
-
 // Running ns per tid (incarnations of a tid summed) from the rows.
 std::map<int64_t, int64_t> RunningOfRows(const nlohmann::json& rows) {
   std::map<int64_t, int64_t> running;
@@ -69,7 +39,7 @@ void ExpectAgreesWithBabeltrace2(const std::string& dir) {
   ASSERT_GT(rows.size(), 0u);
 
   // Running time per thread, to the nanosecond; every switched-in thread has a row.
-  std::map<int64_t, int64_t> expected = RunningUntilExit(events);
+  std::map<int64_t, int64_t> expected = RunningNsPerThread(events);
   std::map<int64_t, int64_t> got = RunningOfRows(rows);
   for (const auto& [tid, ns] : expected) {
     EXPECT_TRUE(got.contains(tid)) << "no row for tid " << tid;
@@ -80,21 +50,23 @@ void ExpectAgreesWithBabeltrace2(const std::string& dir) {
       EXPECT_EQ(ns, 0) << "tid " << tid << " never switched in";
     }
 
-  // The states of a thread add up: running = user + kernel + interrupted;
+  // The states of a thread add up: running = user + kernel + interrupted + exiting;
   // its life holds all its states; sorted by running time.
   int64_t previous = INT64_MAX;
   for (const nlohmann::json& r : rows) {
     int64_t running = r["running_ns"];
     EXPECT_EQ(running, r["user_ns"].get<int64_t>() + r["kernel_ns"].get<int64_t>() +
-                           r["interrupted_ns"].get<int64_t>());
+                           r["interrupted_ns"].get<int64_t>() + r["exiting_ns"].get<int64_t>());
     EXPECT_LE(running, previous);
     previous = running;
     EXPECT_LE(r["start"].get<int64_t>(), r["end"].get<int64_t>()) << r.dump();
   }
 
-  // Exits: the row ends at the exit; forks: the child's process and parent;
-  // execs: the name after it is the file's.
-  for (const KernelEvent& e : events) {
+  // Exits: the row ends at the dead task's last switch; forks: the child's
+  // process and parent; execs: the name after it is the file's.
+  const std::map<size_t, int64_t> exit_ends = EndsOfExits(events);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const KernelEvent& e = events[i];
     auto row_of = [&](int64_t tid, int64_t at) -> const nlohmann::json* {
       const nlohmann::json* found = nullptr;  // the incarnation alive at `at`
       for (const nlohmann::json& r : rows)
@@ -105,7 +77,7 @@ void ExpectAgreesWithBabeltrace2(const std::string& dir) {
     if (e.name == "sched_process_exit") {
       const nlohmann::json* r = row_of(e.Int("tid"), at);
       ASSERT_NE(r, nullptr) << "exit of " << e.Int("tid");
-      EXPECT_EQ((*r)["end"], at);
+      EXPECT_EQ((*r)["end"], exit_ends.at(i) - origin) << "exit of " << e.Int("tid") << " at " << at;
     } else if (e.name == "sched_process_fork") {
       const nlohmann::json* r = row_of(e.Int("child_tid"), at);
       ASSERT_NE(r, nullptr) << "fork of " << e.Int("child_tid");
@@ -194,7 +166,7 @@ TEST(KernelProcesses, SubtreeAndFormatsOnBug446190) {
   CommandResult csv = Macroscope("kernel processes --format csv " + Quote(dir));
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
-            "tid,pid,ppid,name,names,start,end,running_ns,user_ns,kernel_ns,interrupted_ns,waiting_ns,"
+            "tid,pid,ppid,name,names,start,end,running_ns,user_ns,kernel_ns,interrupted_ns,exiting_ns,waiting_ns,"
             "runnable_ns,syscalls");
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), static_cast<long>(all.size()) + 1);
   CommandResult text = Macroscope("kernel processes " + Quote(dir));
@@ -220,8 +192,8 @@ TEST(KernelProcesses, SuiteTraceAgreesWithBabeltrace2AndGroundTruth) {
     for (const nlohmann::json& r : rows)
       if (r["tid"] == truth["tid"] && r["start"] == truth["start"]) row = &r;
     ASSERT_NE(row, nullptr) << truth.dump();
-    for (const char* column : {"pid", "end", "running_ns", "user_ns", "kernel_ns", "interrupted_ns", "waiting_ns",
-                               "runnable_ns", "syscalls", "name"})
+    for (const char* column : {"pid", "end", "running_ns", "user_ns", "kernel_ns", "interrupted_ns", "exiting_ns",
+                               "waiting_ns", "runnable_ns", "syscalls", "name"})
       EXPECT_EQ((*row)[column], truth[column]) << "tid " << truth["tid"] << " " << column;
   }
 }

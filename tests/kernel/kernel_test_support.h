@@ -56,9 +56,17 @@ inline nlohmann::json TruthThread(int64_t tid) {
 // `cpu_id` is the packet's even if the payload has one too.
 struct KernelEvent {
   std::string name;
-  int64_t ns = 0;  // from the clock's origin
-  int cpu = -1;    // the packet context's cpu_id; -1 without one
+  std::string base;  // the name without perf's "subsystem:" prefix
+  int64_t ns = 0;    // from the clock's origin
+  int cpu = -1;      // the packet context's cpu_id, else perf's perf_cpu; -1 without one
   std::map<std::string, std::string, std::less<>> fields;
+
+  // A task id field: LTTng's `WHO_tid`, else perf's `WHO_pid` (a tid
+  // too); with `who` empty, `tid`, else `pid`.
+  int64_t Tid(const std::string& who) const {
+    const std::string prefix = who.empty() ? who : who + "_";
+    return Int(fields.contains(prefix + "tid") ? prefix + "tid" : prefix + "pid");
+  }
 
   int64_t Int(std::string_view field) const {
     auto it = fields.find(field);
@@ -124,41 +132,96 @@ inline std::vector<KernelEvent> KernelBabeltraceEvents(const std::string& dir) {
   for (BabeltraceEvent& b : BabeltraceEvents(dir)) {
     KernelEvent e;
     e.name = std::move(b.name);
+    e.base = e.name.substr(e.name.rfind(':') + 1);
     e.ns = b.ns;
     e.fields = ParseBabeltraceFields(b.fields);
     auto cpu = e.fields.find("cpu_id");
+    if (cpu == e.fields.end()) cpu = e.fields.find("perf_cpu");
     if (cpu != e.fields.end()) e.cpu = std::stoi(cpu->second);
     events.push_back(std::move(e));
   }
   return events;
 }
 
-// Running ns per tid, from sched_switch alone: a thread runs while it is the
-// current thread of some CPU (next_tid of that CPU's latest sched_switch);
-// before a CPU's first sched_switch its thread is unknown (not counted); a
-// thread current at the end runs until the last event's time. tid 0 (idle)
-// is left out. Every tid ever switched in has an entry (0 ns included).
-inline std::map<int64_t, int64_t> RunningNsPerThread(const std::vector<KernelEvent>& events) {
-  std::map<int64_t, int64_t> running;
-  struct Current {
-    int64_t tid = -1, since = 0;  // -1: unknown
-  };
-  std::map<int, Current> cpus;
-  auto close = [&](Current& c, int64_t t) {
-    if (c.tid > 0) running[c.tid] += t - c.since;
+// Whose each CPU's time was, from sched_switch alone: a CPU runs the
+// next_tid (perf: next_pid) of its latest sched_switch (tid 0: idle) until
+// its next one or the last event's time; before its first switch, nobody
+// known. Every tid ever switched in has an entry (0 ns included).
+struct CpuTime {
+  int64_t first_switch = -1;  // ns from the clock's origin; -1: none
+  int64_t idle = 0;
+  std::map<int64_t, int64_t> running;  // tid -> ns
+};
+
+inline std::map<int, CpuTime> TimePerCpu(const std::vector<KernelEvent>& events) {
+  std::map<int, CpuTime> cpus;
+  std::map<int, std::pair<int64_t, int64_t>> current;  // cpu -> (tid, since)
+  auto close = [&](int cpu, int64_t t) {
+    auto it = current.find(cpu);
+    if (it == current.end()) return;
+    auto [tid, since] = it->second;
+    (tid == 0 ? cpus[cpu].idle : cpus[cpu].running[tid]) += t - since;
   };
   for (const KernelEvent& e : events) {
-    if (e.name != "sched_switch") continue;
-    EXPECT_GE(e.cpu, 0) << "sched_switch without a cpu_id";
-    Current& c = cpus[e.cpu];
-    close(c, e.ns);
-    c.tid = e.Int("next_tid");
-    c.since = e.ns;
-    if (c.tid > 0) running.emplace(c.tid, 0);
+    if (e.base != "sched_switch") continue;
+    EXPECT_GE(e.cpu, 0) << "sched_switch without a cpu";
+    close(e.cpu, e.ns);
+    CpuTime& cpu = cpus[e.cpu];
+    if (cpu.first_switch < 0) cpu.first_switch = e.ns;
+    int64_t next = e.Tid("next");
+    current[e.cpu] = {next, e.ns};
+    if (next > 0) cpu.running.emplace(next, 0);
   }
   if (!events.empty())
-    for (auto& [cpu, c] : cpus) close(c, events.back().ns);
+    for (auto& [cpu, c] : current) close(cpu, events.back().ns);
+  return cpus;
+}
+
+// Running ns per tid: TimePerCpu's, summed over the CPUs.
+inline std::map<int64_t, int64_t> RunningNsPerThread(const std::vector<KernelEvent>& events) {
+  std::map<int64_t, int64_t> running;
+  for (const auto& [cpu, time] : TimePerCpu(events))
+    for (const auto& [tid, ns] : time.running) running[tid] += ns;
   return running;
+}
+
+// Where each exit's thread ends, from babeltrace2's lines: a task runs on
+// after its exit until it switches out dead (prev_state with EXIT_ZOMBIE,
+// EXIT_DEAD or TASK_DEAD: 0x70; preempted or blocked, it comes back), or is
+// freed while off its CPU; the trace's last event when neither comes. One
+// no CPU was known to run ends at the exit. Keyed by the exit's index in
+// `events`.
+inline std::map<size_t, int64_t> EndsOfExits(const std::vector<KernelEvent>& events) {
+  std::map<size_t, int64_t> ends;
+  std::map<int, int64_t> current;        // cpu -> tid switched in last
+  std::map<int64_t, size_t> exiting;     // tid -> its exit, not ended yet
+  for (size_t i = 0; i < events.size(); ++i) {
+    const KernelEvent& e = events[i];
+    if (e.base == "sched_switch") {
+      auto it = exiting.find(e.Tid("prev"));
+      if (it != exiting.end() && (e.Int("prev_state") & 0x70) != 0) {
+        ends[it->second] = e.ns;
+        exiting.erase(it);
+      }
+      current[e.cpu] = e.Tid("next");
+    } else if (e.base == "sched_process_exit") {
+      auto it = current.find(e.cpu);
+      if (it != current.end() && it->second == e.Tid({}))
+        exiting[e.Tid({})] = i;
+      else
+        ends[i] = e.ns;
+    } else if (e.base == "sched_process_free") {
+      auto it = exiting.find(e.Tid({}));
+      bool running = false;
+      for (const auto& [cpu, tid] : current) running |= it != exiting.end() && tid == it->first;
+      if (it != exiting.end() && !running) {
+        ends[it->second] = e.ns;
+        exiting.erase(it);
+      }
+    }
+  }
+  for (const auto& [tid, exit] : exiting) ends[exit] = events.back().ns;
+  return ends;
 }
 
 }  // namespace macroscope::kernel::testing

@@ -71,7 +71,8 @@ TEST(KernelTrace, RunningNsPerThreadFromBabeltrace2EqualsTheGroundTruth) {
     auto it = running.find(tid);
     EXPECT_EQ(it == running.end() ? 0 : it->second, t.at("running_ns").get<int64_t>()) << "tid " << tid;
     EXPECT_EQ(t.at("running_ns").get<int64_t>(), t.at("user_ns").get<int64_t>() + t.at("kernel_ns").get<int64_t>() +
-                                                     t.at("interrupted_ns").get<int64_t>())
+                                                     t.at("interrupted_ns").get<int64_t>() +
+                                                     t.at("exiting_ns").get<int64_t>())
         << "tid " << tid;
     total += t.at("running_ns").get<int64_t>();
   }
@@ -90,7 +91,10 @@ TEST(KernelTrace, ForksAndExitsAreWhereTheGroundTruthStartsAndEndsThreads) {
   const nlohmann::json& truth = KernelGroundTruth();
   int64_t first = truth.at("first_event_clock_ns").get<int64_t>();
   size_t forks = 0, exits = 0;
-  for (const KernelEvent& e : KernelBabeltraceEvents(KernelTraceDir())) {
+  const std::vector<KernelEvent> events = KernelBabeltraceEvents(KernelTraceDir());
+  const std::map<size_t, int64_t> exit_ends = EndsOfExits(events);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const KernelEvent& e = events[i];
     if (e.name == "sched_process_fork") {
       ++forks;
       nlohmann::json child = TruthThread(e.Int("child_tid"));
@@ -103,7 +107,7 @@ TEST(KernelTrace, ForksAndExitsAreWhereTheGroundTruthStartsAndEndsThreads) {
       ++exits;
       nlohmann::json thread = TruthThread(e.Int("tid"));
       ASSERT_FALSE(thread.is_null()) << e.Int("tid");
-      EXPECT_EQ(thread.at("end").get<int64_t>(), e.ns - first);
+      EXPECT_EQ(thread.at("end").get<int64_t>(), exit_ends.at(i) - first);  // the dead task's last switch
       EXPECT_TRUE(thread.at("exited").get<bool>());
     }
   }

@@ -59,6 +59,8 @@ void ProcessTable::Add(const Trace& trace, const EntityRecord& r) {
     s.kernel += d;
   else if (value == "interrupted")
     s.interrupted += d;
+  else if (value == "exiting")
+    s.exiting += d;
   else if (value == "waiting")
     s.waiting += d;
   else if (value == "runnable")
@@ -90,6 +92,7 @@ ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> s
       row.user_ns = s.user;
       row.kernel_ns = s.kernel;
       row.interrupted_ns = s.interrupted;
+      row.exiting_ns = s.exiting;
       row.waiting_ns = s.waiting;
       row.runnable_ns = s.runnable;
       row.syscalls = s.syscalls;
@@ -137,7 +140,7 @@ ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> s
 std::vector<std::string> ProcessColumns(const ProcessTableRows& table) {
   std::vector<std::string> columns = {"tid",     "pid",       "ppid",           "name",       "names",
                                       "start",   "end",       "running_ns",     "user_ns",    "kernel_ns",
-                                      "interrupted_ns", "waiting_ns", "runnable_ns", "syscalls"};
+                                      "interrupted_ns", "exiting_ns", "waiting_ns", "runnable_ns", "syscalls"};
   columns.insert(columns.end(), table.counter_columns.begin(), table.counter_columns.end());
   return columns;
 }
@@ -155,7 +158,7 @@ std::vector<ProcessCell> ProcessCells(const ProcessTableRows& table, const Threa
   cells.emplace_back(std::in_place_type<std::string>, row.name());
   cells.emplace_back(std::in_place_type<std::string>, names);
   for (int64_t v : {row.start, row.end, row.running_ns(), row.user_ns, row.kernel_ns, row.interrupted_ns,
-                    row.waiting_ns, row.runnable_ns, row.syscalls})
+                    row.exiting_ns, row.waiting_ns, row.runnable_ns, row.syscalls})
     cells.emplace_back(std::in_place_type<int64_t>, v);
   for (const std::string& column : table.counter_columns) {
     auto it = row.counters.find(column);

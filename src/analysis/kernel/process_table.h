@@ -27,11 +27,13 @@ struct ThreadRow {
   // ns from the trace start: fork or first sight; exit, else last sight
   // (docs/kernel.md: its last state may last beyond it).
   int64_t start = 0, end = 0;
-  int64_t user_ns = 0, kernel_ns = 0, interrupted_ns = 0, waiting_ns = 0, runnable_ns = 0;
+  int64_t user_ns = 0, kernel_ns = 0, interrupted_ns = 0, exiting_ns = 0, waiting_ns = 0, runnable_ns = 0;
   int64_t syscalls = 0;
   std::map<std::string, int64_t, std::less<>> counters;  // counter column -> value (absent: none)
 
-  int64_t running_ns() const { return user_ns + kernel_ns + interrupted_ns; }
+  // Time as its CPU's current task, from the switch in to the next switch
+  // there (exiting included: a dead task runs until it switches out).
+  int64_t running_ns() const { return user_ns + kernel_ns + interrupted_ns + exiting_ns; }
   std::string name() const { return names.empty() ? std::string() : names.back(); }
 };
 
@@ -56,13 +58,13 @@ class ProcessTable {
 
  private:
   struct Sums {
-    int64_t user = 0, kernel = 0, interrupted = 0, waiting = 0, runnable = 0, syscalls = 0;
+    int64_t user = 0, kernel = 0, interrupted = 0, exiting = 0, waiting = 0, runnable = 0, syscalls = 0;
   };
   std::unordered_map<ContainerId, Sums> sums_;
 };
 
 // The columns, in order: tid, pid, ppid, name, names, start, end,
-// running_ns, user_ns, kernel_ns, interrupted_ns, waiting_ns, runnable_ns,
+// running_ns, user_ns, kernel_ns, interrupted_ns, exiting_ns, waiting_ns, runnable_ns,
 // syscalls, then the counter columns.
 std::vector<std::string> ProcessColumns(const ProcessTableRows& table);
 // A row's cells, one per column (names joined with '|'; no ppid: empty).

@@ -99,12 +99,16 @@ class EventMapper {
   size_t KernelProcessOf(TraceState& t, int64_t pid, std::string_view comm, double time);
   void Rename(KernelThread& th, std::string_view comm);
   // Sets the thread's Thread state from where it is (on a CPU: user,
-  // kernel, interrupted; off: waiting, runnable), when that changed.
+  // kernel, interrupted, exiting after its exit; off: waiting, runnable),
+  // when that changed.
   void Refresh(TraceState& t, KernelThread& th, double time);
   void EndThread(TraceState& t, KernelThread& th, double time);
   KernelThread* Current(TraceState& t, const KernelCpu& cpu);
   void MapKernel(TraceState& t, const CtfEvent& e, std::string_view base, double time);
   void MapSwitch(TraceState& t, KernelCpu& cpu, const CtfEvent& e, double time);
+  // The thread leaves its CPU: `off_cpu` ("waiting" / "runnable") from
+  // now, or, after its exit and `dead` (prev_state: IsDead), its end.
+  void SwitchOut(TraceState& t, KernelThread& th, std::string_view off_cpu, bool dead, double time);
   void MapLifecycle(TraceState& t, const CtfEvent& e, std::string_view base, double time);
   // Gives the thread and process containers their fields (tid, pid, ppid,
   // names, end, perf counter totals).

@@ -2,7 +2,12 @@
 // docs/ctf.md ("Kernel traces"). Who runs on each CPU comes from
 // sched_switch; threads and processes from the statedump, fork, exec, exit
 // and free; each thread has one exclusive Thread state (user, kernel,
-// interrupted, waiting, runnable) from which `kernel processes` sums times.
+// interrupted, exiting, waiting, runnable) from which `kernel processes`
+// sums times. A CPU's current thread is the one its last sched_switch
+// switched in, exited or not, so that a CPU's time is always someone's:
+// its threads', idle, or unknown before its first switch. An exited
+// thread ends when it switches out dead (it may be preempted or block,
+// and run again, while it exits).
 #include <array>
 
 #include "formats/ctf/event_mapper.h"
@@ -23,7 +28,7 @@ using types::kTrace;
 
 // The Thread state's values.
 constexpr std::string_view kUser = "user", kKernel = "kernel", kInterrupted = "interrupted",
-                           kWaiting = "waiting", kRunnable = "runnable";
+                           kExiting = "exiting", kWaiting = "waiting", kRunnable = "runnable";
 
 // Linux softirq vectors, by number (include/linux/interrupt.h).
 constexpr std::array<std::string_view, 10> kSoftirqNames = {"HI",      "TIMER", "NET_TX",  "NET_RX",  "BLOCK",
@@ -140,7 +145,9 @@ void EventMapper::Rename(KernelThread& th, std::string_view comm) {
 void EventMapper::Refresh(TraceState& t, KernelThread& th, double time) {
   if (th.ended) return;
   std::string_view value = th.off_cpu;
-  if (th.cpu) {
+  if (th.cpu && th.exited) {
+    value = kExiting;  // a dead task still on its CPU until it switches out
+  } else if (th.cpu) {
     auto cpu = t.kernel_tables.cpus.find(*th.cpu);
     bool interrupted = cpu != t.kernel_tables.cpus.end() && !cpu->second.interrupts.empty();
     value = interrupted ? kInterrupted : th.syscall_depth > 0 ? kKernel : kUser;
@@ -242,21 +249,40 @@ void EventMapper::MapSwitch(TraceState& t, KernelCpu& cpu, const CtfEvent& e, do
   // Counters: a CPU's count since its previous switch is the outgoing
   // thread's; a thread's own count since its previous switch-out too.
   CounterValues cpu_counters = CountersOf(e, "perf_cpu_");
-  if (KernelThread* th = prev ? Sighting(t, *prev, std::nullopt, FieldText(e, "prev_comm"), time) : nullptr) {
-    AddDeltas(cpu.counters_at_switch, cpu_counters, th->counter_totals);
+  const int64_t here = *e.cpu_id;
+  // A CPU's running thread is the one its last switch made current, until
+  // this switch, whatever the event says it switches out: when events were
+  // lost, the one the CPU ran still leaves it here (preempted, as far as
+  // anyone knows), so that the CPU's time and its threads' agree.
+  if (cpu.current_tid && *cpu.current_tid != prev.value_or(0))
+    if (KernelThread* lost = Current(t, cpu); lost != nullptr && lost->cpu == here)
+      SwitchOut(t, *lost, kRunnable, false, time);
+  KernelThread* outgoing = prev ? Sighting(t, *prev, std::nullopt, FieldText(e, "prev_comm"), time) : nullptr;
+  // One current elsewhere (that CPU's switch-out was lost) stays there.
+  if (outgoing != nullptr && (!outgoing->cpu || outgoing->cpu == here)) {
+    AddDeltas(cpu.counters_at_switch, cpu_counters, outgoing->counter_totals);
     CounterValues own = CountersOf(e, "perf_thread_");
-    AddDeltas(th->counters_at_switch, own, th->counter_totals);
-    th->counters_at_switch = std::move(own);
-    th->cpu.reset();
-    th->off_cpu = IsPreempted(e.Integer("prev_state").value_or(0)) ? kRunnable : kWaiting;
-    Refresh(t, *th, time);
+    AddDeltas(outgoing->counters_at_switch, own, outgoing->counter_totals);
+    outgoing->counters_at_switch = std::move(own);
+    const int64_t prev_state = e.Integer("prev_state").value_or(0);
+    SwitchOut(t, *outgoing, IsPreempted(prev_state) ? kRunnable : kWaiting, IsDead(prev_state), time);
   }
   cpu.counters_at_switch = std::move(cpu_counters);
   if (KernelThread* th = next ? Sighting(t, *next, std::nullopt, next_comm, time) : nullptr) {
-    th->cpu = *e.cpu_id;
+    th->cpu = here;
     Refresh(t, *th, time);
   }
   cpu.current_tid = next;
+}
+
+void EventMapper::SwitchOut(TraceState& t, KernelThread& th, std::string_view off_cpu, bool dead, double time) {
+  th.cpu.reset();
+  if (th.exited && dead) {
+    EndThread(t, th, time);  // the dead task's last switch: its thread ends here
+    return;
+  }
+  th.off_cpu = off_cpu;
+  Refresh(t, th, time);
 }
 
 void EventMapper::MapLifecycle(TraceState& t, const CtfEvent& e, std::string_view base, double time) {
@@ -302,15 +328,32 @@ void EventMapper::MapLifecycle(TraceState& t, const CtfEvent& e, std::string_vie
       Rename(*th, CommAfterExec(FieldText(e, "filename")));
   } else if (base == "sched_process_exit") {
     auto tid = FirstInteger(e, "tid", "pid");
-    if (KernelThread* th = tid ? Sighting(t, *tid, std::nullopt, FieldText(e, "comm"), time) : nullptr) {
-      th->exited = true;
+    KernelThread* th = tid ? Sighting(t, *tid, std::nullopt, FieldText(e, "comm"), time) : nullptr;
+    if (th == nullptr || th->exited) return;
+    th->exited = true;
+    // The exit_group (or exit) call never returns: it ends here.
+    while (th->syscall_depth > 0)
+      Pop(Type(TypeKind::kState, kThread, "Syscall", kThreadSyscall), th->alias, th->syscall_depth, time);
+    // On its CPU the task runs on, exiting, until it switches out dead
+    // (MapSwitch ends it there); elsewhere nothing more of it is known.
+    if (th->cpu)
+      Refresh(t, *th, time);
+    else
       EndThread(t, *th, time);
-    }
   } else if (base == "sched_process_free") {
     // Only after its exit: a free whose exit is not in the trace may be
-    // of an older task of that tid.
+    // of an older task of that tid. A task freed before it was seen
+    // switching out ends there.
     auto tid = FirstInteger(e, "tid", "pid");
-    if (KernelThread* th = tid ? k.Latest(*tid) : nullptr; th && th->exited) th->freed = true;
+    if (KernelThread* th = tid ? k.Latest(*tid) : nullptr; th && th->exited) {
+      if (th->cpu) {
+        if (auto cpu = k.cpus.find(*th->cpu); cpu != k.cpus.end() && cpu->second.current_tid == th->tid)
+          return;  // still its CPU's current task: the switch ends it
+        th->cpu.reset();
+      }
+      EndThread(t, *th, time);
+      th->freed = true;
+    }
   }
 }
 

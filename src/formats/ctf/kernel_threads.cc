@@ -7,6 +7,8 @@ bool IsPreempted(int64_t prev_state) {
          prev_state == 0x1000;
 }
 
+bool IsDead(int64_t prev_state) { return (prev_state & 0x70) != 0; }
+
 std::string CommAfterExec(std::string_view filename) {
   if (auto slash = filename.rfind('/'); slash != std::string_view::npos) filename.remove_prefix(slash + 1);
   return std::string(filename.substr(0, 15));

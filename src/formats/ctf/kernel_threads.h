@@ -45,8 +45,8 @@ struct KernelThread {
   // Its last sight: an event naming it, or any event of its CPU while it is
   // the current thread there.
   double last_seen = 0;
-  bool ended = false;           // exited, or its tid forked again (a missed exit): no more states
-  bool exited = false;          // sched_process_exit seen (the task may still switch out once)
+  bool ended = false;           // switched out or freed after its exit, or its tid forked again: no more states
+  bool exited = false;          // sched_process_exit seen (it runs on, exiting, until it switches out dead)
   bool freed = false;           // sched_process_free after the exit: its tid may be used again
   std::optional<int64_t> cpu;   // the CPU it is the current thread of
   int syscall_depth = 0;
@@ -87,6 +87,13 @@ struct KernelTables {
 // 4.11-4.13) and TASK_REPORT_MAX (0x100) from 4.14. Any other value is a
 // blocked task (interruptible 1, uninterruptible 2, ...).
 bool IsPreempted(int64_t prev_state);
+
+// True when a sched_switch's prev_state says the task is dead: switching
+// out for the last time after its exit. EXIT_ZOMBIE 0x10, EXIT_DEAD 0x20
+// and TASK_DEAD 0x40 up to 4.13; from 4.14 the exit states alone are
+// reported, as 0x10 (X) and 0x20 (Z). An exiting task that is preempted
+// or blocks switches out with another state and comes back.
+bool IsDead(int64_t prev_state);
 
 // The comm an exec gives: the file name's last component, cut to 15
 // characters as the kernel's TASK_COMM_LEN does.

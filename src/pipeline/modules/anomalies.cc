@@ -2,6 +2,7 @@
 // mean ± 3σ/√n: analysis::AnomalyDetector, as `macroscope anomalies` uses
 // it (docs/anomalies.md).
 #include "analysis/anomalies.h"
+#include "pipeline/modules/entity_records.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/parameter_checks.h"
 #include "pipeline/modules/row_writing.h"
@@ -20,17 +21,8 @@ class Anomalies : public Module {
   }
 
   void Run() override {
-    std::shared_ptr<const Trace> trace;
-    analysis::EntityRecord r;
-    while (const EntityBatch* batch = in_->Next()) {
-      if (batch->entities.empty()) continue;
-      if (!trace) trace = batch->trace;
-      if (batch->trace != trace) throw UserError("anomalies: entities of several traces (one trace only)");
-      for (const Entity& e : batch->entities) {
-        r = {e.kind, e.level, e.type, e.value, e.container_id, e.start, e.end};
-        detector_.Add(*trace, r);
-      }
-    }
+    const std::shared_ptr<const Trace> trace = ForEachRecord(
+        *in_, "anomalies", [&](const Trace& t, const analysis::EntityRecord& r) { detector_.Add(t, r); });
     RowWriter writer(*out_, std::vector<std::string>(std::begin(analysis::kAnomalyColumns),
                                                      std::end(analysis::kAnomalyColumns)));
     if (trace) {

@@ -3,6 +3,7 @@
 // else the entity's container): analysis::kernel::SubsystemTally, as
 // `macroscope kernel subsystems` uses it (docs/kernel.md).
 #include "analysis/kernel/subsystems.h"
+#include "pipeline/modules/entity_records.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/row_writing.h"
 #include "util/error.h"
@@ -20,17 +21,8 @@ class KernelSubsystems : public Module {
 
   void Run() override {
     analysis::kernel::SubsystemTally tally;
-    std::shared_ptr<const Trace> trace;
-    analysis::EntityRecord r;
-    while (const EntityBatch* batch = in_->Next()) {
-      if (batch->entities.empty()) continue;
-      if (!trace) trace = batch->trace;
-      if (batch->trace != trace) throw UserError("kernel-subsystems: entities of several traces (one trace only)");
-      for (const Entity& e : batch->entities) {
-        r = {e.kind, e.level, e.type, e.value, e.container_id, e.start, e.end};
-        tally.Add(*trace, r);
-      }
-    }
+    const std::shared_ptr<const Trace> trace = ForEachRecord(
+        *in_, "kernel-subsystems", [&](const Trace& t, const analysis::EntityRecord& r) { tally.Add(t, r); });
     RowWriter writer(*out_, {"owner", "owner_type", "subsystem", "events", "states", "time_ns"});
     if (trace) {
       for (const analysis::kernel::SubsystemRow& row : tally.Rows(*trace)) {

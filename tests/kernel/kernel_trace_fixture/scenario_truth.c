@@ -6,8 +6,9 @@
 
 enum { kMaxThreads = 32, kMaxNames = 4, kMaxCpus = 2, kMaxIntervals = 64, kMaxEventNames = 64 };
 
-enum State { kNone, kUser, kKernel, kInterrupted, kWaiting, kRunnable, kStates };
-static const char *const kStateNames[kStates] = {"none", "user", "kernel", "interrupted", "waiting", "runnable"};
+enum State { kNone, kUser, kKernel, kInterrupted, kExiting, kWaiting, kRunnable, kStates };
+static const char *const kStateNames[kStates] = {"none",    "user",    "kernel",  "interrupted",
+                                                 "exiting", "waiting", "runnable"};
 
 struct Interval {
   int64_t start, end;
@@ -19,7 +20,7 @@ struct Thread {
   char names[kMaxNames][16];
   int n_names;
   int64_t start, end, last_seen;
-  int exited;
+  int exited, dead;  /* dead: switched out for the last time after its exit */
   enum State off_cpu;  /* the state while not current on a CPU */
   int syscall_depth, syscalls;
   int64_t ns[kStates];
@@ -109,8 +110,9 @@ static int CpuOf(const struct Thread *t) {
 }
 
 static enum State StateOf(const struct Thread *t) {
-  if (t->exited) return kNone;
   int cpu = CpuOf(t);
+  if (t->dead) return kNone;
+  if (t->exited && cpu >= 0) return kExiting;
   if (cpu < 0) return t->off_cpu;
   if (cpus[cpu].interrupt_depth > 0) return kInterrupted;
   return t->syscall_depth > 0 ? kKernel : kUser;
@@ -207,6 +209,10 @@ void TruthSwitch(int cpu, int prev_tid, int64_t prev_state, int next_tid) {
     struct Thread *prev = Get(prev_tid);
     prev->off_cpu = prev_state == 0 ? kRunnable : kWaiting;
     prev->last_seen = now;
+    if (prev->exited && (prev_state & 0x70) != 0) {  /* the dead task's last switch ends it */
+      prev->end = now;
+      prev->dead = 1;
+    }
   }
   if (next_tid != 0) {
     struct Thread *next = Get(next_tid);
@@ -235,7 +241,8 @@ void TruthExec(int tid, const char *new_comm) {
 void TruthExit(int tid) {
   struct Thread *t = Get(tid);
   t->exited = 1;
-  t->end = t->last_seen = now;
+  t->end = t->last_seen = now;  /* moved to its last switch when it still runs */
+  t->dead = CpuOf(t) < 0;
   t->syscall_depth = 0;
 }
 
@@ -322,7 +329,8 @@ void TruthWriteJson(FILE *out, int64_t first_event_clock_ns) {
     for (int n = 0; n < t->n_names; ++n) fprintf(out, "%s\"%s\"", n ? ", " : "", t->names[n]);
     fprintf(out, "],\n     \"start\": %lld, \"end\": %lld, \"exited\": %s,\n", (long long)Rel(t->start),
             (long long)Rel(end), t->exited ? "true" : "false");
-    fprintf(out, "     \"running_ns\": %lld, ", (long long)(t->ns[kUser] + t->ns[kKernel] + t->ns[kInterrupted]));
+    fprintf(out, "     \"running_ns\": %lld, ",
+            (long long)(t->ns[kUser] + t->ns[kKernel] + t->ns[kInterrupted] + t->ns[kExiting]));
     for (int s = kUser; s < kStates; ++s) fprintf(out, "\"%s_ns\": %lld, ", kStateNames[s], (long long)t->ns[s]);
     fprintf(out, "\"syscalls\": %d,\n     \"states\": [", t->syscalls);
     for (int k = 0; k < t->n_intervals; ++k)

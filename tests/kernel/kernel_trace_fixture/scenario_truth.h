@@ -8,16 +8,20 @@
  *   it, it is next_tid (tid 0: the CPU is idle).
  * - A thread that is the current thread of a CPU is `interrupted` while that
  *   CPU is in an irq/softirq handler, else `kernel` while it is inside a
- *   syscall (entry seen, exit not yet), else `user`. running = user + kernel
- *   + interrupted.
+ *   syscall (entry seen, exit not yet), else `user`; after its exit,
+ *   `exiting`. running = user + kernel + interrupted + exiting.
  * - Off CPU: `runnable` after a sched_switch with prev_state 0 and from fork
  *   to its first run; `waiting` after any other prev_state; nothing (not
  *   counted) before a statedump-only thread's first switch.
- * - sched_process_exit ends every state of the thread (and its open
- *   syscall, e.g. exit_group, which never returns).
+ * - sched_process_exit ends the thread's open syscall (exit_group never
+ *   returns); the task stays its CPU's current thread, `exiting`, until
+ *   it switches out dead (prev_state EXIT_ZOMBIE/EXIT_DEAD/TASK_DEAD,
+ *   0x70), which ends its states; switched out otherwise, it is off CPU
+ *   as any thread and `exiting` again when it runs.
  * - States of live threads last until the trace's last event.
- * - start: fork, else first sight; end: exit, else last sight (an event
- *   naming its tid, or run while it is the CPU's current thread).
+ * - start: fork, else first sight; end: the switch after its exit (the exit
+ *   when it was on no CPU), else last sight (an event naming its tid, or
+ *   run while it is the CPU's current thread).
  * - syscalls: syscall entries made while current (exits without an entry,
  *   like a new child's syscall_exit_clone, count nothing). */
 #pragma once
