@@ -68,5 +68,51 @@ TEST(CsvBadInput, Generic) {
   });
 }
 
+// Times the model cannot hold exactly (docs/time.md) are never accepted:
+// pj_dump's seconds read as doubles (its root starts at "0") must be finite
+// and below 2^53 s; times with decimals are whole ticks from the root's
+// start, below 2^53 of them and within 64 bits.
+TEST(CsvBadInput, PjDumpTimesBeyondTheModel) {
+  const std::string ticks_root = "Container, 0, 0, 0.000000, 10.000000, 10.000000, 0\n"
+                                 "Container, 0, T, 0.000000, 10.000000, 10.000000, t1\n";
+  const std::string beyond = "which macroscope cannot hold exactly";
+  ExpectRefusals({
+      {"far.csv", kRoot + "Event, t1, E, 1e308, v\n", "3: a time '1e308', 2^53 s or more from 0, " + beyond},
+      {"below.csv", kRoot + "Event, t1, E, -9223372036854775809, v\n",
+       "3: a time '-9223372036854775809', 2^53 s or more from 0, " + beyond},
+      {"state_end.csv", kRoot + "State, t1, S, 1, 18446744073709551616, 1, 0, v\n",
+       "3: a time '18446744073709551616', 2^53 s or more from 0, " + beyond},
+      {"inf.csv", kRoot + "Event, t1, E, inf, v\n", "3: a time 'inf' that is not a finite double"},
+      {"nan.csv", kRoot + "Event, t1, E, nan, v\n", "3: a time 'nan' that is not a finite double"},
+      {"overflow.csv", kRoot + "Event, t1, E, 1e999, v\n", "3: a time '1e999' that is not a finite double"},
+      {"ticks_far.csv", ticks_root + "Event, t1, E, 9007199254.740992, v\n",
+       "3: a time 9007199254740992 ticks from the trace's first event is beyond 2^53 ticks, " + beyond},
+      {"ticks_huge.csv", ticks_root + "Event, t1, E, 18446744073709551616.000000, v\n",
+       "3: a time '18446744073709551616.000000' beyond 64-bit ticks, " + beyond},
+      {"ticks_below.csv", ticks_root + "Event, t1, E, -9223372036854775809, v\n",
+       "3: a time '-9223372036854775809' beyond 64-bit ticks, " + beyond},
+      {"ticks_nan.csv", ticks_root + "Event, t1, E, NaN, v\n", "3: bad number 'NaN'"},
+  });
+}
+
+TEST(CsvBadInput, GenericTimesBeyondTheModel) {
+  const std::string header = "container,type,kind,start,end,value\n";
+  const std::string beyond = "which macroscope cannot hold exactly";
+  ExpectRefusals({
+      {"far.csv", header + "c,E,event,0,,v\nc,E,event,9007199254740992,,v\n",
+       "3: a time 9007199254740992 ticks from the trace's first event is beyond 2^53 ticks, " + beyond},
+      {"far_end.csv", header + "c,S,state,-1,9007199254740991,v\n",
+       "2: a time 9007199254740992 ticks from the trace's first event is beyond 2^53 ticks, " + beyond},
+      {"huge.csv", header + "c,E,event,18446744073709551616,,v\n",
+       "2: a time '18446744073709551616' beyond 64-bit ticks, " + beyond},
+      {"below.csv", header + "c,E,event,-9223372036854775809,,v\n",
+       "2: a time '-9223372036854775809' beyond 64-bit ticks, " + beyond},
+      {"span.csv", header + "c,E,event,-9000000000000000000,,v\nc,E,event,9000000000000000000,,v\n",
+       "3: a time 2^63 ticks or more from the trace's first time, " + beyond},
+      {"nan.csv", header + "c,E,event,nan,,v\n", "2: bad number 'nan'"},
+      {"exponent.csv", header + "c,E,event,1e308,,v\n", "2: bad number '1e308'"},
+  });
+}
+
 }  // namespace
 }  // namespace macroscope

@@ -87,6 +87,14 @@ TEST(GstreamerBadInput, Refused) {
             "2502:00:00.000000000 7 0x1 INFO  cat a.c:1:f: 104 days later\n");
   ExpectRefusal(d + "far.log", d + "far.log:2: a time 9007200000000000 ticks from the trace's first event is beyond 2^53 "
                                    "ticks, which macroscope cannot hold exactly");
+  // Hours beyond 64 bits of nanoseconds: never wrapped around (2^64 + 1
+  // hours would be 1 hour), refused with their line.
+  for (const char* hours : {"18446744073709551617", "99999999999999999999", "5124095576030431"}) {
+    WriteText(d + "hours.log", "0:00:00.000000200 7 0x1 INFO  cat a.c:1:f: one\n" + std::string(hours) +
+                                   ":00:00.000000000 7 0x1 INFO  cat a.c:1:f: later\n");
+    ExpectRefusal(d + "hours.log", d + "hours.log:2: a time of 2^63 ns or more, beyond 2^53 ticks, which macroscope "
+                                       "cannot hold exactly");
+  }
   WriteText(d + "empty.log", "");
   WriteText(d + "output.log", "Setting pipeline to PAUSED ...\nPipeline is PREROLLING ...\n");
   for (const char* name : {"empty.log", "output.log"}) {

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <memory>
 #include <queue>
 
 #include "formats/csv/table.h"
+#include "model/time_base.h"
 #include "util/error.h"
 
 namespace macroscope::csv {
@@ -96,14 +98,18 @@ double DumpParser::Time(std::string_view text) {
   double t = 0;
   if (whole_ticks_) {
     int64_t ticks = 0;
-    if (!ParseClockTicks(base_, text, ticks)) Fail("bad number '" + std::string(text) + "'");
-    const std::string where = table_.files[at_.file] + ":" + std::to_string(at_.line);
-    CheckWholeTicks(ticks - base_.origin, where);
-    t = static_cast<double>(ticks - base_.origin);
+    if (!ParseClockTicks(base_, text, ticks)) table_.FailTime(at_, text);
+    t = table_.FromOrigin(ticks, base_.origin, at_);
   } else {
+    // pj_dump's seconds as its doubles: a number, finite ("inf" and "nan"
+    // are no time), below 2^53 s, as the whole-tick times.
     auto r = std::from_chars(text.data(), text.data() + text.size(), t);
+    if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc() && !std::isfinite(t)))
+      Fail("a time '" + std::string(text) + "' that is not a finite double");
     if (r.ec != std::errc() || r.ptr != text.data() + text.size() || text.empty())
       Fail("bad number '" + std::string(text) + "'");
+    if (std::fabs(t) >= kMaxWholeTicks)
+      Fail("a time '" + std::string(text) + "', 2^53 s or more from 0, which macroscope cannot hold exactly");
   }
   return t;
 }
@@ -125,7 +131,7 @@ void DumpParser::ContainerLine() {
       for (size_t i = 0; i < decimals; ++i) base_.den *= 10;
       base_.whole_ticks = true;
       int64_t origin = 0;
-      if (!ParseClockTicks(base_, start, origin)) Fail("bad number '" + std::string(start) + "'");
+      if (!ParseClockTicks(base_, start, origin)) table_.FailTime(at_, start);
       base_.origin = origin;
     }
     if (parent == name) {  // the root: "Container, 0, 0, 0, END, END, 0"

@@ -172,14 +172,12 @@ int64_t GenericParser::Ticks(std::string_view text, Source at) const {
   TimeBase scaled{.num = 1, .den = 1, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
   for (int i = 0; i < decimals_; ++i) scaled.den *= 10;
   int64_t ticks = 0;
-  if (!ParseClockTicks(scaled, text, ticks)) table_.Fail(at, "bad number '" + std::string(text) + "'");
+  if (!ParseClockTicks(scaled, text, ticks)) table_.FailTime(at, text);
   return ticks;
 }
 
 double GenericParser::Time(std::string_view text, Source at) const {
-  const int64_t ticks = Ticks(text, at) - base_.origin;
-  CheckWholeTicks(ticks, table_.files[at.file] + ":" + std::to_string(at.line));
-  return static_cast<double>(ticks);
+  return table_.FromOrigin(Ticks(text, at), base_.origin, at);
 }
 
 uint32_t GenericParser::ContainerOf(std::string_view name, std::string_view parent, Source at) {

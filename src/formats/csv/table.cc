@@ -3,12 +3,30 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/time_base.h"
 #include "util/error.h"
 
 namespace macroscope::csv {
 
 void Table::Fail(Source at, std::string_view message) const {
   ThrowAt(files.empty() ? std::string_view("-") : std::string_view(files[at.file]), at.line, message);
+}
+
+double Table::FromOrigin(int64_t ticks, int64_t origin, Source at) const {
+  int64_t from_origin = 0;
+  if (__builtin_sub_overflow(ticks, origin, &from_origin))
+    Fail(at, "a time 2^63 ticks or more from the trace's first time, which macroscope cannot hold exactly");
+  CheckWholeTicks(from_origin, (files.empty() ? std::string("-") : files[at.file]) + ":" + std::to_string(at.line));
+  return static_cast<double>(from_origin);
+}
+
+void Table::FailTime(Source at, std::string_view text) const {
+  std::string_view digits = text.starts_with('-') ? text.substr(1) : text;
+  const bool decimal = digits.find_first_not_of(".0123456789") == std::string_view::npos &&
+                       digits.find_first_of("0123456789") != std::string_view::npos &&
+                       std::count(digits.begin(), digits.end(), '.') <= 1;
+  if (decimal) Fail(at, "a time '" + std::string(text) + "' beyond 64-bit ticks, which macroscope cannot hold exactly");
+  Fail(at, "bad number '" + std::string(text) + "'");
 }
 
 namespace {

@@ -73,6 +73,12 @@ class Table {
   Trace& trace() { return trace_; }
   StringId Intern(std::string_view s) { return trace_.strings().Intern(s); }
   [[noreturn]] void Fail(Source at, std::string_view message) const;
+  // Times (docs/time.md): whole ticks counted from `origin` as a model
+  // time, refused when a double would not hold them exactly (2^53 ticks,
+  // time_base.h); a time that ParseClockTicks did not read, refused as out
+  // of range when it is a plain decimal number, else as a bad number.
+  double FromOrigin(int64_t ticks, int64_t origin, Source at) const;
+  [[noreturn]] void FailTime(Source at, std::string_view text) const;
 
   // The type named `name`, added with `kind` and `parent` when new;
   // refused when it exists with another kind or parent.

@@ -27,11 +27,16 @@ void StripColours(std::string_view line, std::string& out) {
   }
 }
 
-// Reads `count` digits (count 0: one to `max` of them) at `p` into `value`.
+// Reads `count` digits (count 0: one to `max` of them) at `p` into `value`,
+// saturated at UINT64_MAX (20 digits may not fit: never wrapped around).
 bool Digits(std::string_view s, size_t& p, size_t count, size_t max, uint64_t& value) {
   size_t start = p;
   value = 0;
-  while (p < s.size() && IsDigit(s[p]) && (count ? p - start < count : p - start < max)) value = value * 10 + (s[p++] - '0');
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  while (p < s.size() && IsDigit(s[p]) && (count ? p - start < count : p - start < max)) {
+    const auto digit = static_cast<uint64_t>(s[p++] - '0');
+    value = value > (kMax - digit) / 10 ? kMax : value * 10 + digit;
+  }
   return count ? p - start == count : p > start && (p == s.size() || !IsDigit(s[p]));
 }
 

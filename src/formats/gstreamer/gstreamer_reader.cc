@@ -80,7 +80,11 @@ class Importer {
 };
 
 void Importer::AddMessage(const DebugLine& m, const std::string& file, uint64_t line) {
-  if (static_cast<double>(m.ns) >= kMaxWholeTicks) CheckWholeTicks(m.ns, file + ":" + std::to_string(line));
+  if (static_cast<double>(m.ns) >= kMaxWholeTicks) {
+    if (m.ns == std::numeric_limits<int64_t>::max())  // saturated (debug_line.h): its ticks are unknown
+      ThrowAt(file, line, "a time of 2^63 ns or more, beyond 2^53 ticks, which macroscope cannot hold exactly");
+    CheckWholeTicks(m.ns, file + ":" + std::to_string(line));
+  }
   first_ = std::min(first_, m.ns);
   last_ = std::max(last_, m.ns);
   const auto t = static_cast<double>(m.ns);
