@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/cancellation.h"
 #include "analysis/hierarchy.h"
 #include "analysis/quality.h"
 
@@ -35,9 +36,11 @@ class Aggregation {
   // and serve as the scale of the tie rule's tolerances.
   virtual Quality FullAggregate() const = 0;
   // Quality of the optimal partition at p in [0, 1] (no reconstruction).
-  virtual Quality Evaluate(double p) const = 0;
-  // The optimal partition at p in [0, 1].
-  virtual Partition Best(double p) const = 0;
+  // `cancel` is polled between steps (rows of the tables): once set, the
+  // call throws Cancelled. Overrides repeat the default.
+  virtual Quality Evaluate(double p, const Cancellation* cancel = nullptr) const = 0;
+  // The optimal partition at p in [0, 1]; `cancel` as for Evaluate.
+  virtual Partition Best(double p, const Cancellation* cancel = nullptr) const = 0;
   virtual bool normalized() const = 0;
 };
 

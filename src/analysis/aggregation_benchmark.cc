@@ -70,13 +70,13 @@ class CountingAggregation : public Aggregation {
   explicit CountingAggregation(const Aggregation& inner) : inner_(inner) {}
   int32_t slices() const override { return inner_.slices(); }
   Quality FullAggregate() const override { return inner_.FullAggregate(); }
-  Quality Evaluate(double p) const override {
+  Quality Evaluate(double p, const Cancellation* cancel = nullptr) const override {
     ++evaluations_;
-    return inner_.Evaluate(p);
+    return inner_.Evaluate(p, cancel);
   }
-  Partition Best(double p) const override {
+  Partition Best(double p, const Cancellation* cancel = nullptr) const override {
     ++evaluations_;
-    return inner_.Best(p);
+    return inner_.Best(p, cancel);
   }
   bool normalized() const override { return inner_.normalized(); }
   int64_t evaluations() const { return evaluations_; }

@@ -6,13 +6,13 @@
 namespace macroscope::analysis {
 
 std::unique_ptr<Aggregation> MakeAggregation(const MicroModel& model, bool spatiotemporal, bool normalize,
-                                             int threads) {
+                                             int threads, const Cancellation* cancel) {
   if (!spatiotemporal) {
-    auto qualities = TemporalQualities::Compute(model, threads);
+    auto qualities = TemporalQualities::Compute(model, threads, cancel);
     if (normalize) qualities.Normalize();
     return std::make_unique<TemporalAggregation>(std::move(qualities));
   }
-  auto qualities = SpatiotemporalQualities::Compute(model, threads);
+  auto qualities = SpatiotemporalQualities::Compute(model, threads, cancel);
   if (normalize) qualities.Normalize();
   return std::make_unique<SpatiotemporalAggregation>(std::move(qualities), threads);
 }

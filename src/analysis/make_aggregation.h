@@ -11,8 +11,8 @@
 namespace macroscope::analysis {
 
 // `threads` as in the qualities (0: one per core). The result does not
-// refer to `model`.
+// refer to `model`. Throws Cancelled once `cancel` is set.
 std::unique_ptr<Aggregation> MakeAggregation(const MicroModel& model, bool spatiotemporal, bool normalize,
-                                             int threads);
+                                             int threads, const Cancellation* cancel = nullptr);
 
 }  // namespace macroscope::analysis

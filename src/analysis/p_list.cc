@@ -18,11 +18,11 @@ struct Bracket {
 
 }  // namespace
 
-std::vector<PListEntry> SignificantPsExact(const Aggregation& aggregation) {
+std::vector<PListEntry> SignificantPsExact(const Aggregation& aggregation, const Cancellation* cancel) {
   const Quality full = aggregation.FullAggregate();
   const TieRule same(0, full.gain, full.loss);
-  std::vector<PListEntry> list{{0.0, aggregation.Evaluate(0.0)}};
-  Quality last = aggregation.Evaluate(1.0);
+  std::vector<PListEntry> list{{0.0, aggregation.Evaluate(0.0, cancel)}};
+  Quality last = aggregation.Evaluate(1.0, cancel);
   std::vector<Bracket> work;
   if (!same.Same(list[0].quality, last)) work.push_back({0.0, list[0].quality, 1.0, last});
   while (!work.empty()) {
@@ -43,7 +43,7 @@ std::vector<PListEntry> SignificantPsExact(const Aggregation& aggregation) {
       list.push_back({std::clamp(cross, bracket.pa, bracket.pb), b});
       continue;
     }
-    Quality c = aggregation.Evaluate(cross);
+    Quality c = aggregation.Evaluate(cross, cancel);
     TieRule rule(cross, full.gain, full.loss);
     bool above = LineValue(c, cross) > LineValue(a, cross) + rule.pic_tolerance() &&
                  !same.Same(c, a) && !same.Same(c, b);

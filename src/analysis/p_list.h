@@ -34,7 +34,9 @@ struct PListEntry {
   Quality quality;
 };
 
-std::vector<PListEntry> SignificantPsExact(const Aggregation& aggregation);
+// `cancel` is polled before each evaluation (and inside it): once set, the
+// call throws Cancelled.
+std::vector<PListEntry> SignificantPsExact(const Aggregation& aggregation, const Cancellation* cancel = nullptr);
 
 // Throws std::invalid_argument unless threshold > 0.
 std::vector<PListEntry> SignificantPsDichotomy(const Aggregation& aggregation, double threshold);

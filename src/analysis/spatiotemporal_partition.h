@@ -52,8 +52,8 @@ class SpatiotemporalAggregation : public Aggregation {
 
   int32_t slices() const override { return qualities_.slices(); }
   Quality FullAggregate() const override;
-  Quality Evaluate(double p) const override;
-  Partition Best(double p) const override;
+  Quality Evaluate(double p, const Cancellation* cancel = nullptr) const override;
+  Partition Best(double p, const Cancellation* cancel = nullptr) const override;
   bool normalized() const override { return qualities_.normalized(); }
   const SpatiotemporalQualities& qualities() const { return qualities_; }
 
@@ -68,7 +68,7 @@ class SpatiotemporalAggregation : public Aggregation {
   };
   // keep_cuts: fill Solution::choice (needed only to rebuild
   // the partition).
-  Solution Solve(double p, bool keep_cuts) const;
+  Solution Solve(double p, bool keep_cuts, const Cancellation* cancel) const;
 
   SpatiotemporalQualities qualities_;
   int threads_;

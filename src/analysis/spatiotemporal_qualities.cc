@@ -22,7 +22,8 @@ struct TypeSeries {
 
 }  // namespace
 
-SpatiotemporalQualities SpatiotemporalQualities::Compute(const MicroModel& model, int threads) {
+SpatiotemporalQualities SpatiotemporalQualities::Compute(const MicroModel& model, int threads,
+                                                         const Cancellation* cancel) {
   const Hierarchy& tree = model.hierarchy();
   const int32_t n = model.slices();
   const size_t triangle = TriangleSize(n);
@@ -88,6 +89,7 @@ SpatiotemporalQualities SpatiotemporalQualities::Compute(const MicroModel& model
     }
     std::vector<long double> slice_total(n, 0.0L);
     for (const auto& s : series) {
+      ThrowIfCancelled(cancel);
       acc->AddSeries(s.sum.data(), s.info.data());
       for (int32_t t = 0; t < n; ++t) slice_total[t] += s.sum[t];
     }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/cancellation.h"
 #include "analysis/hierarchy.h"
 #include "analysis/micro_model.h"
 #include "analysis/triangle.h"
@@ -23,8 +24,10 @@ class SpatiotemporalQualities {
   // Largest quality table Compute() accepts, in bytes.
   static constexpr uint64_t kMaxBytes = uint64_t{6} << 30;
 
-  // Throws UserError when the tables would exceed kMaxBytes.
-  static SpatiotemporalQualities Compute(const MicroModel& model, int threads = 0);
+  // Throws UserError when the tables would exceed kMaxBytes; Cancelled
+  // once `cancel` is set (polled before each series, O(|T|^2) steps).
+  static SpatiotemporalQualities Compute(const MicroModel& model, int threads = 0,
+                                         const Cancellation* cancel = nullptr);
 
   const Hierarchy& hierarchy() const { return hierarchy_; }
   int32_t slices() const { return slices_; }

@@ -18,8 +18,8 @@ class TemporalAggregation : public Aggregation {
 
   int32_t slices() const override { return qualities_.slices(); }
   Quality FullAggregate() const override;
-  Quality Evaluate(double p) const override;
-  Partition Best(double p) const override;
+  Quality Evaluate(double p, const Cancellation* cancel = nullptr) const override;
+  Partition Best(double p, const Cancellation* cancel = nullptr) const override;
   bool normalized() const override { return qualities_.normalized(); }
   const TemporalQualities& qualities() const { return qualities_; }
 
@@ -28,7 +28,7 @@ class TemporalAggregation : public Aggregation {
     std::vector<int32_t> cut;  // last slice of the first part of suffix i
     Quality best;              // of the whole range
   };
-  Cuts Solve(double p) const;
+  Cuts Solve(double p, const Cancellation* cancel) const;
 
   TemporalQualities qualities_;
 };

@@ -12,7 +12,7 @@
 
 namespace macroscope::analysis {
 
-TemporalQualities TemporalQualities::Compute(const MicroModel& model, int threads) {
+TemporalQualities TemporalQualities::Compute(const MicroModel& model, int threads, const Cancellation* cancel) {
   const int32_t n = model.slices();
   std::vector<std::span<const double>> series;
   for (int32_t leaf = 0; leaf < model.leaf_count(); ++leaf) {
@@ -45,6 +45,7 @@ TemporalQualities TemporalQualities::Compute(const MicroModel& model, int thread
     accumulators[run] = std::make_unique<IntervalAccumulator>(n);
     std::vector<double> info(n);
     for (int64_t s = first; s < last; ++s) {
+      ThrowIfCancelled(cancel);
       for (int32_t t = 0; t < n; ++t) info[t] = XLog2X(series[s][t]);
       accumulators[run]->AddSeries(series[s].data(), info.data());
     }
@@ -61,6 +62,7 @@ TemporalQualities TemporalQualities::Compute(const MicroModel& model, int thread
   q.gain_.assign(TriangleSize(n), 0.0);
   q.loss_.assign(TriangleSize(n), 0.0);
   for (int32_t i = 0; i < n; ++i) {
+    ThrowIfCancelled(cancel);
     long double total = 0;
     for (int32_t j = i; j < n; ++j) {
       total += slice_total[j];

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/cancellation.h"
 #include "analysis/micro_model.h"
 #include "analysis/triangle.h"
 
@@ -20,8 +21,9 @@ class TemporalQualities {
   static constexpr uint64_t kMaxBytes = uint64_t{6} << 30;
 
   // threads = 0: DefaultThreadCount(). Throws UserError when the tables
-  // would exceed kMaxBytes.
-  static TemporalQualities Compute(const MicroModel& model, int threads = 0);
+  // would exceed kMaxBytes; Cancelled once `cancel` is set (polled before
+  // each series and each row, O(|T|^2) and O(|T|) steps).
+  static TemporalQualities Compute(const MicroModel& model, int threads = 0, const Cancellation* cancel = nullptr);
 
   int32_t slices() const { return slices_; }
   double gain(int32_t i, int32_t j) const { return gain_[TriangleIndex(slices_, i, j)]; }

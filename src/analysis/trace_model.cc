@@ -63,7 +63,14 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
   accumulator.Reserve(stores.size());
   const int threads = request.threads == 0 ? DefaultThreadCount() : request.threads;
   ParallelFor(static_cast<int64_t>(stores.size()), std::max(threads, 1), [&](int64_t index, int) {
-    accumulator.Add(static_cast<uint32_t>(index), stores[index], 0, stores[index].size());
+    // In chunks, so that a cancellation is seen within a few milliseconds
+    // however large the store.
+    constexpr size_t kChunk = size_t{1} << 16;
+    const EntityStore& store = stores[index];
+    for (size_t begin = 0; begin < store.size(); begin += kChunk) {
+      ThrowIfCancelled(request.cancel);
+      accumulator.Add(static_cast<uint32_t>(index), store, begin, std::min(store.size(), begin + kChunk));
+    }
     accumulator.Close(static_cast<uint32_t>(index));
   });
   return accumulator.Model(trace, request);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/cancellation.h"
 #include "analysis/micro_model.h"
 #include "model/trace.h"
 
@@ -39,10 +40,12 @@ struct ModelRequest {
   std::vector<std::string> types;          // entity type names to keep (empty: all)
   std::vector<std::string> containers;     // container paths to keep (empty: all)
   int threads = 1;                         // stores spread over this many (0: one per core)
+  const Cancellation* cancel = nullptr;    // polled between chunks of entities (BuildModel)
 };
 
 // Throws UserError for a range outside the trace, zero slices, or an
-// unknown type or container in a filter.
+// unknown type or container in a filter; Cancelled once request.cancel is
+// set.
 MicroModel BuildModel(const Trace& trace, const ModelRequest& request);
 
 }  // namespace macroscope::analysis

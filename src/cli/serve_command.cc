@@ -79,18 +79,22 @@ void RunServe(ServeArgs& args) {
   }
   // Writing to a client that went away must not kill the server.
   std::signal(SIGPIPE, SIG_IGN);
-  server::Server http(std::move(served), args.server);
-  http.Bind();
-  running = &http;
-  if (!http.web_built()) {
-    std::printf("macroscope: the web UI is not built in %s (make web); serving the API only\n",
-                args.server.web_directory.c_str());
+  {
+    server::Server http(std::move(served), args.server);
+    http.Bind();
+    running = &http;
+    if (!http.web_built()) {
+      std::printf("macroscope: the web UI is not built in %s (make web); serving the API only\n",
+                  args.server.web_directory.c_str());
+    }
+    std::printf("macroscope: serving %zu trace(s) at %s\n", args.files.size(),
+                http.Url(InitialView(args)).c_str());
+    std::fflush(stdout);
+    http.Run();
+    stop.reset();  // the watcher ends before the server it may call goes
   }
-  std::printf("macroscope: serving %zu trace(s) at %s\n", args.files.size(),
-              http.Url(InitialView(args)).c_str());
-  std::fflush(stdout);
-  http.Run();
-  stop.reset();  // the watcher ends before the server it may call goes
+  // Taken back whole by the exit: a stop stays quick however large the traces.
+  for (LoadedTrace& trace : loaded) DropAtExit(std::move(trace.trace));
 }
 
 }  // namespace
@@ -109,6 +113,22 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--web", args->server.web_directory, "Directory of the built web UI")->capture_default_str();
   cmd->add_option("--threads", args->server.threads, "Threads computing an aggregation (0: one per core)")
       ->capture_default_str();
+  cmd->add_option("--max-connections", args->server.limits.max_connections,
+                  "Connections served at once (a thread each); beyond, requests are answered 503")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-client-connections", args->server.limits.max_client_connections,
+                  "Connections one client address may have once they have sent a request; beyond, 503")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--idle-timeout", args->server.idle_timeout,
+                  "Seconds a kept-alive connection may wait for its next request before it is closed")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  cmd->add_option("--read-timeout", args->server.read_timeout,
+                  "Seconds a request may stall while it is sent (and an answer while it is read)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
   cmd->add_option("--p", args->p, "The p the printed URL opens the overview at (default: the quality curves' knee)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")

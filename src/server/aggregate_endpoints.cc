@@ -66,21 +66,27 @@ AggregateParams ReadParams(const Trace& trace, const httplib::Request& request) 
 }  // namespace
 
 std::string AggregateAnswer(const Trace& trace, size_t trace_id, const httplib::Request& request,
-                            AggregationCache& cache, int threads, bool with_p) {
+                            AggregationCache& cache, int threads, bool with_p,
+                            const analysis::Cancellation* cancel) {
   AggregateParams params = ReadParams(trace, request);
   params.model.threads = threads;
-  auto built = cache.Get(params.CacheKey(trace_id), [&] {
-    analysis::MicroModel model =
-        analysis::FilterModel(analysis::BuildModel(trace, params.model), params.types, params.containers);
-    auto aggregation = analysis::MakeAggregation(model, params.spatiotemporal, params.normalize, threads);
-    return std::make_shared<const BuiltAggregation>(std::move(model), std::move(aggregation));
-  });
+  params.model.cancel = cancel;
+  auto built = cache.Get(
+      params.CacheKey(trace_id),
+      [&] {
+        analysis::MicroModel model =
+            analysis::FilterModel(analysis::BuildModel(trace, params.model), params.types, params.containers);
+        auto aggregation =
+            analysis::MakeAggregation(model, params.spatiotemporal, params.normalize, threads, cancel);
+        return std::make_shared<const BuiltAggregation>(std::move(model), std::move(aggregation));
+      },
+      cancel);
   const auto dump = [](const nlohmann::ordered_json& json) {
     return json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   };
-  if (!with_p) return dump(analysis::PListJson(built->PList()));
+  if (!with_p) return dump(analysis::PListJson(built->PList(cancel)));
 
-  const analysis::Partition partition = built->aggregation().Best(params.p);
+  const analysis::Partition partition = built->aggregation().Best(params.p, cancel);
   nlohmann::ordered_json out =
       analysis::PartitionJson(built->model(), built->aggregation(), partition, params.p, params.spatiotemporal);
   const auto sums = analysis::PartSums(built->model(), partition, built->spans());

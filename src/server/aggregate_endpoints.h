@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "analysis/cancellation.h"
 #include "server/aggregation_cache.h"
 #include "server/served_trace.h"
 
@@ -15,8 +16,10 @@ namespace macroscope::server {
 // `with_p`: the partition at the request's p (aggregate); otherwise the
 // significant p values (plist). `threads` for building the model and
 // computing qualities (0: one per core). Throws ApiError (or UserError from
-// the analysis) for bad parameters.
+// the analysis) for bad parameters, analysis::Cancelled once `cancel` is
+// set.
 std::string AggregateAnswer(const Trace& trace, size_t trace_id, const httplib::Request& request,
-                            AggregationCache& cache, int threads, bool with_p);
+                            AggregationCache& cache, int threads, bool with_p,
+                            const analysis::Cancellation* cancel);
 
 }  // namespace macroscope::server

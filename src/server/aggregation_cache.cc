@@ -1,6 +1,16 @@
 #include "server/aggregation_cache.h"
 
+#include <chrono>
+
 namespace macroscope::server {
+
+namespace {
+
+// How often a request waiting for another's computation looks at its own
+// cancellation.
+constexpr std::chrono::milliseconds kWaitStep{20};
+
+}  // namespace
 
 BuiltAggregation::BuiltAggregation(analysis::MicroModel model, std::unique_ptr<analysis::Aggregation> aggregation)
     : model_(std::move(model)),
@@ -25,12 +35,32 @@ BuiltAggregation::BuiltAggregation(analysis::MicroModel model, std::unique_ptr<a
   }
 }
 
-const std::vector<analysis::PListEntry>& BuiltAggregation::PList() const {
-  std::call_once(plist_once_, [this] { plist_ = analysis::SignificantPsExact(*aggregation_); });
-  return plist_;
+const std::vector<analysis::PListEntry>& BuiltAggregation::PList(const analysis::Cancellation* cancel) const {
+  std::unique_lock lock(plist_mutex_, std::defer_lock);
+  while (!lock.try_lock_for(kWaitStep)) analysis::ThrowIfCancelled(cancel);
+  // Set once, never changed after: the reference stays valid unlocked.
+  if (!plist_) plist_ = analysis::SignificantPsExact(*aggregation_, cancel);
+  return *plist_;
 }
 
-AggregationCache::Entry AggregationCache::Get(const std::string& key, const std::function<Entry()>& build) {
+AggregationCache::Entry AggregationCache::Get(const std::string& key, const std::function<Entry()>& build,
+                                              const analysis::Cancellation* cancel) {
+  for (;;) {
+    std::shared_future<Entry> future = Find(key, build);
+    while (future.wait_for(kWaitStep) != std::future_status::ready) analysis::ThrowIfCancelled(cancel);
+    try {
+      return future.get();  // rethrows the build's exception
+    } catch (const analysis::Cancelled&) {
+      // Another request's build, given up when its client went (a build
+      // runs with its own request's cancellation): this one builds (or
+      // waits for) the entry again.
+      analysis::ThrowIfCancelled(cancel);
+    }
+  }
+}
+
+std::shared_future<AggregationCache::Entry> AggregationCache::Find(const std::string& key,
+                                                                   const std::function<Entry()>& build) {
   std::promise<Entry> promise;
   std::shared_future<Entry> future;
   bool building = false;
@@ -54,12 +84,16 @@ AggregationCache::Entry AggregationCache::Get(const std::string& key, const std:
     try {
       promise.set_value(build());
     } catch (...) {
+      // Dropped before the waiters wake, so that one building again does
+      // not find it.
+      {
+        std::lock_guard lock(mutex_);
+        slots_.remove_if([&](const Slot& slot) { return slot.first == key; });
+      }
       promise.set_exception(std::current_exception());
-      std::lock_guard lock(mutex_);
-      slots_.remove_if([&](const Slot& slot) { return slot.first == key; });
     }
   }
-  return future.get();  // rethrows the build's exception
+  return future;
 }
 
 }  // namespace macroscope::server

@@ -5,7 +5,9 @@
 // Thread-safety: every member may be called from any request thread. A
 // build runs outside the lock; concurrent requests for the same key wait
 // for the one build rather than repeat it. A build that throws is not
-// kept: its waiters get the same exception and the next request retries.
+// kept: its waiters get the same exception and the next request retries —
+// except a cancelled build (its client went away), which a waiter still
+// wanting the result starts again.
 #pragma once
 
 #include <cstddef>
@@ -15,11 +17,13 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/aggregation.h"
+#include "analysis/cancellation.h"
 #include "analysis/micro_model.h"
 #include "analysis/p_list.h"
 #include "analysis/part_values.h"
@@ -37,16 +41,18 @@ class BuiltAggregation {
   const std::vector<analysis::LeafSpan>& spans() const { return spans_; }
   // [{"id","name","parent","path","leaves":[first,count]}] for every node.
   const nlohmann::ordered_json& nodes() const { return nodes_; }
-  // The significant p values (exact method).
-  const std::vector<analysis::PListEntry>& PList() const;
+  // The significant p values (exact method), computed by the first call
+  // (another waits for it). Throws analysis::Cancelled once `cancel` is
+  // set; the next call computes them again.
+  const std::vector<analysis::PListEntry>& PList(const analysis::Cancellation* cancel = nullptr) const;
 
  private:
   analysis::MicroModel model_;
   std::unique_ptr<analysis::Aggregation> aggregation_;
   std::vector<analysis::LeafSpan> spans_;
   nlohmann::ordered_json nodes_;
-  mutable std::once_flag plist_once_;
-  mutable std::vector<analysis::PListEntry> plist_;
+  mutable std::timed_mutex plist_mutex_;
+  mutable std::optional<std::vector<analysis::PListEntry>> plist_;
 };
 
 class AggregationCache {
@@ -56,10 +62,15 @@ class AggregationCache {
 
   // The entry of `key`, built with `build` when absent; the least recently
   // used entry is dropped beyond the capacity (requests holding it keep it).
-  Entry Get(const std::string& key, const std::function<Entry()>& build);
+  // Waiting for another request's build, throws analysis::Cancelled once
+  // `cancel` is set.
+  Entry Get(const std::string& key, const std::function<Entry()>& build,
+            const analysis::Cancellation* cancel = nullptr);
 
  private:
   using Slot = std::pair<std::string, std::shared_future<Entry>>;
+  // The slot's future, after building it here when the key was absent.
+  std::shared_future<Entry> Find(const std::string& key, const std::function<Entry()>& build);
   std::mutex mutex_;
   size_t capacity_;
   std::list<Slot> slots_;  // most recently used first

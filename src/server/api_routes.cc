@@ -45,6 +45,10 @@ httplib::Server::Handler Json(Body body) {
       response.set_header("Content-Type", kJsonType);
     } catch (const ApiError& e) {
       fail(e.status(), e.what());
+    } catch (const analysis::Cancelled&) {
+      // The server stops, or the client has gone and nobody reads this.
+      response.set_header("Retry-After", "1");
+      fail(503, "computation cancelled: the server is stopping");
     } catch (const UserError& e) {
       fail(StatusOf(e), e.what());
     } catch (const std::bad_alloc&) {
@@ -79,7 +83,9 @@ void ApiRoutes::Register(httplib::Server& http) {
     http.Get(with_p ? R"(/api/traces/([^/]+)/aggregate)" : R"(/api/traces/([^/]+)/plist)",
              Json([this, with_p](const httplib::Request& request) {
                const ServedTrace& served = TraceAt(request.matches[1]);
-               return AggregateAnswer(*served.trace, &served - traces_.data(), request, cache_, threads_, with_p);
+               const auto ticket = watch_.Watch(request);
+               return AggregateAnswer(*served.trace, &served - traces_.data(), request, cache_, threads_, with_p,
+                                      ticket->cancellation());
              }));
   }
   http.Get(R"(/api/traces/([^/]+)/stats)", Json([this](const httplib::Request& request) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "server/aggregation_cache.h"
+#include "server/client_watch.h"
 #include "server/served_trace.h"
 
 namespace macroscope::server {
@@ -19,8 +20,9 @@ std::string ErrorJson(const std::string& message);
 
 class ApiRoutes {
  public:
-  ApiRoutes(std::vector<ServedTrace> traces, int threads, size_t cached_aggregations)
-      : traces_(std::move(traces)), threads_(threads), cache_(cached_aggregations) {}
+  // `watch` cancels an aggregation or p list whose client has gone.
+  ApiRoutes(std::vector<ServedTrace> traces, int threads, size_t cached_aggregations, ClientWatch& watch)
+      : traces_(std::move(traces)), threads_(threads), cache_(cached_aggregations), watch_(watch) {}
 
   // Adds the /api routes (and a JSON 404 for any other /api path).
   void Register(httplib::Server& http);
@@ -31,6 +33,7 @@ class ApiRoutes {
   std::vector<ServedTrace> traces_;
   int threads_;
   AggregationCache cache_;
+  ClientWatch& watch_;
 };
 
 }  // namespace macroscope::server

@@ -1,6 +1,7 @@
 #include "server/server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -10,6 +11,8 @@
 #include "server/access.h"
 #include "server/api_error.h"
 #include "server/api_routes.h"
+#include "server/client_watch.h"
+#include "server/connection_sockets.h"
 #include "server/static_files.h"
 #include "util/error.h"
 
@@ -20,6 +23,9 @@ namespace {
 // Request line and headers together; a longer request line is refused by
 // the HTTP library itself (414).
 constexpr size_t kMaxHeaderBytes = 8192;
+// Requests served on one connection before it is closed: each connection
+// has a thread of its own, so a long-lived one costs nothing more.
+constexpr size_t kKeepAliveRequests = 1000;
 
 size_t HeaderBytes(const httplib::Request& request) {
   size_t bytes = request.target.size();
@@ -38,21 +44,46 @@ uint64_t ContentLength(const httplib::Request& request) {
 
 bool IsApi(const std::string& path) { return path == "/api" || path.compare(0, 5, "/api/") == 0; }
 
+// httplib keeps a connection open whatever the answer's Connection header
+// says (only the request's counts). Once the answer is sent, the reading
+// side of the socket is shut: the wait for the next request ends at once
+// (before, httplib would take the connection for gone and not answer).
+void CloseAfterAnswer(const httplib::Request& request, const httplib::Response& response) {
+  if (response.get_header_value("Connection") != "close" || request.get_header_value("Connection") == "close") {
+    return;
+  }
+  const int fd = FindConnectionSocket(request.local_port, request.remote_addr, request.remote_port);
+  if (fd >= 0) shutdown(fd, SHUT_RD);
+}
+
+// httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed
+// in Debian's compiled library): a burst of connections — a page opening
+// its six, a few clients at once — overflowed it, and each connection
+// beyond waited for its SYN to be sent again, a second later. Listening
+// again on the bound socket raises the backlog.
+class HttpServer : public httplib::Server {
+ public:
+  void RaiseBacklog() { ::listen(svr_sock_, SOMAXCONN); }
+};
+
 }  // namespace
 
 struct Server::Impl {
   Impl(std::vector<ServedTrace> traces, ServerOptions options)
       : options(std::move(options)),
-        api(std::move(traces), this->options.threads, this->options.cached_aggregations),
+        pool(this->options.limits),
+        api(std::move(traces), this->options.threads, this->options.cached_aggregations, watch),
         files(this->options.web_directory) {}
 
   void Configure();
 
   ServerOptions options;
+  ClientWatch watch;
+  ConnectionPool pool;
   std::string token;
   ApiRoutes api;
   StaticFiles files;
-  httplib::Server http;
+  HttpServer http;
   int port = -1;
   std::atomic<bool> stop_requested{false}, started{false}, finished{false};
 };
@@ -60,6 +91,14 @@ struct Server::Impl {
 void Server::Impl::Configure() {
   // Nothing is uploaded: a body is refused before it is read.
   http.set_payload_max_length(0);
+  http.set_keep_alive_timeout(options.idle_timeout);
+  http.set_keep_alive_max_count(kKeepAliveRequests);
+  http.set_read_timeout(options.read_timeout, 0);
+  http.set_write_timeout(options.read_timeout, 0);
+  // Called once an answer has been sent.
+  http.set_logger(CloseAfterAnswer);
+  // Called when Run() starts listening, once the port is known.
+  http.new_task_queue = [this] { return pool.NewTaskQueue(port); };
   http.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
     auto refuse = [&](int status, const std::string& message) {
       response.status = status;
@@ -67,6 +106,11 @@ void Server::Impl::Configure() {
       response.set_content(ErrorJson(message), kJsonType);
       return httplib::Server::HandlerResponse::Handled;
     };
+    const std::string refusal = pool.Refusal(request);
+    if (!refusal.empty()) {
+      response.set_header("Retry-After", "1");
+      return refuse(503, refusal);
+    }
     if (request.method != "GET" && request.method != "HEAD") return refuse(405, "only GET is served");
     if (HeaderBytes(request) > kMaxHeaderBytes) return refuse(431, "request headers longer than 8 KiB");
     if (request.has_header("Transfer-Encoding") || ContentLength(request) > 0) {
@@ -103,6 +147,11 @@ void Server::Impl::Configure() {
 
 Server::Server(std::vector<ServedTrace> traces, ServerOptions options)
     : impl_(std::make_unique<Impl>(std::move(traces), std::move(options))) {
+  const auto& o = impl_->options;
+  if (o.limits.max_connections < 1) throw UserError("--max-connections must be at least 1");
+  if (o.limits.max_client_connections < 1) throw UserError("--max-client-connections must be at least 1");
+  if (o.idle_timeout < 1) throw UserError("--idle-timeout must be at least 1 (second)");
+  if (o.read_timeout < 1) throw UserError("--read-timeout must be at least 1 (second)");
   if (impl_->options.token) {
     impl_->token = *impl_->options.token;
     if (impl_->token.empty()) throw UserError("--token must not be empty");
@@ -124,6 +173,7 @@ int Server::Bind() {
                     " (address in use or not available)");
   }
   if (o.port != 0) impl_->port = o.port;
+  impl_->http.RaiseBacklog();
   return impl_->port;
 }
 
@@ -135,6 +185,9 @@ void Server::Run() {
 
 void Server::Stop() {
   impl_->stop_requested = true;
+  // The computations first: their threads then answer at once, and the
+  // pool's shutdown (when the listening loop ends) waits for nothing long.
+  impl_->watch.Stop();
   // httplib's stop() acts only on a server already listening: a stop that
   // comes between Run()'s check and the listening loop is repeated until
   // Run() returns.

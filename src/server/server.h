@@ -1,11 +1,14 @@
 // The HTTP server behind `macroscope serve`: the JSON API of docs/serve.md
 // over a fixed set of traces, and the built web UI.
 //
-// Threading: requests run on the HTTP library's worker threads; traces are
-// only read (const), built aggregations are shared through a locked cache.
-// Errors: no exception leaves a request; each becomes `{"error": ...}` with
-// a 4xx status (5xx for a bug). Limits: URL and headers 8 KiB, no request
-// bodies, bounded answers (see window.h, entity_json.h).
+// Threading: each connection is served on a thread of its own, up to a
+// bound (connection_pool.h); traces are only read (const), built
+// aggregations are shared through a locked cache. Errors: no exception
+// leaves a request; each becomes `{"error": ...}` with a 4xx status (503
+// beyond the connection limits or for work cancelled by a stop, 500 for a
+// bug). Limits: URL and headers 8 KiB, no request bodies, bounded answers
+// (see window.h, entity_json.h), timeouts on idle and slow connections;
+// an aggregation or p list is cancelled when its client goes away.
 #pragma once
 
 #include <memory>
@@ -13,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "server/connection_pool.h"
 #include "server/served_trace.h"
 
 namespace macroscope::server {
@@ -24,6 +28,9 @@ struct ServerOptions {
   std::string web_directory;         // the built UI (index.html and assets)
   int threads = 0;                   // for computing aggregations (0: one per core)
   size_t cached_aggregations = 8;
+  ConnectionLimits limits;
+  int idle_timeout = 5;  // seconds a kept-alive connection may wait for its next request
+  int read_timeout = 5;  // seconds a request may pause while it is sent (an answer while it is read)
 };
 
 class Server {
@@ -39,8 +46,10 @@ class Server {
   int Bind();
   // Serves until Stop(); call after Bind().
   void Run();
-  // From any thread but Run()'s: stop accepting and make Run() return
-  // (or not start serving); returns once Run() has returned.
+  // From any thread but Run()'s: cancel the computations under way, stop
+  // accepting, close the connections and make Run() return (or not start
+  // serving); returns once Run() has returned, within a fraction of a
+  // second.
   void Stop();
 
   // The token requests must carry, empty when none is required.

@@ -62,6 +62,25 @@ ServeProcess::ServeProcess(const std::vector<std::string>& args) {
 
 ServeProcess::~ServeProcess() { Stop(); }
 
+int ServeProcess::StopWithin(int signal, std::chrono::milliseconds limit) {
+  if (pid_ <= 0) return -1;
+  kill(pid_, signal);
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  pid_t done = 0;
+  while ((done = waitpid(pid_, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (done == 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return -2;
+  }
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 int ServeProcess::Stop() {
   if (pid_ <= 0) return -1;
   kill(pid_, SIGTERM);
@@ -94,37 +113,67 @@ nlohmann::json GetJson(httplib::Client& client, const std::string& path, int sta
   return json;
 }
 
-std::string RawRequest(int port, const std::string& request) {
+int ConnectLoopback(int port, int timeout_ms) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  std::string answer;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
-    size_t sent = 0;
-    while (sent < request.size()) {
-      ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      sent += static_cast<size_t>(n);
-    }
-    // Half-closing our side would make the server drop some answers, so
-    // the answer is read up to its Content-Length (or the server's close).
-    timeval timeout{10, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    char buffer[65536];
-    ssize_t n;
-    while ((n = recv(fd, buffer, sizeof buffer, 0)) > 0) {
-      answer.append(buffer, static_cast<size_t>(n));
-      const size_t end_of_headers = answer.find("\r\n\r\n");
-      if (end_of_headers == std::string::npos) continue;
-      std::smatch m;
-      static const std::regex length(R"(Content-Length: (\d+))", std::regex::icase);
-      const std::string headers = answer.substr(0, end_of_headers);
-      const size_t body = std::regex_search(headers, m, length) ? std::stoul(m[1]) : 0;
-      if (answer.size() >= end_of_headers + 4 + body) break;
-    }
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    close(fd);
+    return -1;
   }
+  timeval timeout{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  return fd;
+}
+
+bool SendAll(int fd, const std::string& bytes) {
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+std::string ReadAnswer(int fd) {
+  // Half-closing our side would make the server drop some answers, so
+  // the answer is read up to its Content-Length (or the server's close).
+  std::string answer;
+  char buffer[65536];
+  ssize_t n;
+  while ((n = recv(fd, buffer, sizeof buffer, 0)) > 0) {
+    answer.append(buffer, static_cast<size_t>(n));
+    const size_t end_of_headers = answer.find("\r\n\r\n");
+    if (end_of_headers == std::string::npos) continue;
+    const std::string length = RawHeader(answer, "Content-Length");
+    const size_t body = length.empty() ? 0 : std::stoul(length);
+    if (answer.size() >= end_of_headers + 4 + body) break;
+  }
+  return answer;
+}
+
+std::string RawHeader(const std::string& answer, const std::string& name) {
+  const std::string headers = answer.substr(0, answer.find("\r\n\r\n"));
+  std::smatch m;
+  const std::regex header("\r\n" + name + ": ([^\r]*)", std::regex::icase);
+  return std::regex_search(headers, m, header) ? std::string(m[1]) : "";
+}
+
+std::string RawBody(const std::string& answer) {
+  const size_t end_of_headers = answer.find("\r\n\r\n");
+  return end_of_headers == std::string::npos ? "" : answer.substr(end_of_headers + 4);
+}
+
+std::string RawRequest(int port, const std::string& request) {
+  std::string answer;
+  const int fd = ConnectLoopback(port);
+  if (fd < 0) return answer;
+  if (SendAll(fd, request)) answer = ReadAnswer(fd);
   close(fd);
   return answer;
 }

@@ -4,6 +4,7 @@
 #include <httplib.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -21,6 +22,7 @@ class ServeProcess {
   ServeProcess& operator=(const ServeProcess&) = delete;
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   const std::string& host() const { return host_; }
   const std::string& token() const { return token_; }
   const std::string& output() const { return output_; }  // everything printed up to the start-up line
@@ -28,6 +30,10 @@ class ServeProcess {
   std::unique_ptr<httplib::Client> Client() const;
   // SIGTERM, then the exit status (-1 unless it exited normally).
   int Stop();
+  // `signal`, then the exit status (-1 unless it exited normally) if the
+  // process ends within `limit` (polled every 5 ms); else -2, after
+  // killing it.
+  int StopWithin(int signal, std::chrono::milliseconds limit);
 
  private:
   pid_t pid_ = -1;
@@ -42,6 +48,19 @@ nlohmann::json GetJson(httplib::Client& client, const std::string& path, int sta
 std::string RawRequest(int port, const std::string& request);
 // The status code of a raw answer.
 int RawStatus(const std::string& answer);
+
+// A connection to 127.0.0.1:port (blocking; -1 on failure), with receive
+// and send timeouts of `timeout_ms`.
+int ConnectLoopback(int port, int timeout_ms = 10000);
+// Sends all of `bytes`; false on failure.
+bool SendAll(int fd, const std::string& bytes);
+// Reads one answer (up to its Content-Length, or the end); "" when none
+// came before the socket's timeout.
+std::string ReadAnswer(int fd);
+// The value of header `name` in a raw answer ("" when absent).
+std::string RawHeader(const std::string& answer, const std::string& name);
+// The body of a raw answer.
+std::string RawBody(const std::string& answer);
 
 // The source tree's file `relative`.
 std::string SourcePath(const std::string& relative);
