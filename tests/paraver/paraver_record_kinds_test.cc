@@ -135,7 +135,8 @@ TEST(ParaverRecordKinds, CutterLikeTraceIsReadWhole) {
   EXPECT_EQ(appl.at("communicator_95"), "");
   EXPECT_EQ(appl.at("intercommunicator_98"), "91 1 96 3");
   EXPECT_EQ(appl.size(), 8u);
-  // The nodes as the header gives them, and each task's.
+  // The date and the nodes as the header gives them, and each task's node.
+  EXPECT_EQ(Fields(t, t.container(kRootContainer).extras).at("date"), "26/01/04 at 16:35");
   EXPECT_EQ(Fields(t, t.container(kRootContainer).extras).at("nodes"), "4");
   EXPECT_EQ(Fields(t, Named(t, "TASK 1.3")->extras).at("node"), "3");
 
@@ -236,6 +237,25 @@ TEST(ParaverRecordKinds, SignedValuesSizesAndTags) {
     }
 }
 
+// Clocks apart: a message received (physically) before it is sent, as in
+// the kernel's cutter trace; receptions in another order than the records.
+TEST(ParaverRecordKinds, SkewedAndCrossingCommunications) {
+  Trace t;
+  const ReadReport r = ReadParaverText("#Paraver (x):1000:0:1:3(1:0,1:0,1:0)\n"
+                                       "3:0:1:1:1:100:120:0:1:2:1:110:115:4:1\n"    // received at 115, sent at 120
+                                       "3:0:1:2:1:101:102:0:1:3:1:500:600:4:2\n"    // received last
+                                       "3:0:1:3:1:103:104:0:1:1:1:105:110:4:3\n"    // received first
+                                       "2:0:1:1:1:700:1:1\n",
+                                       "", "", "x.prv", t);
+  EXPECT_EQ(r.communications, 3u);
+  std::map<std::string, std::pair<double, double>> links;  // tag -> start, end
+  for (const EntityStore& s : t.stores())
+    if (s.kind == TypeKind::kLink)
+      for (size_t i = 0; i < s.size(); ++i) links[std::string(t.Str(s.value[i]))] = {s.start[i], s.end[i]};
+  EXPECT_EQ(links, (std::map<std::string, std::pair<double, double>>{
+                       {"1", {120, 115}}, {"2", {102, 600}}, {"3", {104, 110}}}));
+}
+
 TEST(ParaverRecordKinds, PcfSectionsAndRowLevels) {
   // Two types share a VALUES block; display sections (DEFAULT_*, GRADIENT_*) are skipped.
   const std::string pcf =
@@ -266,7 +286,8 @@ TEST(ParaverRecordKinds, PcfSectionsAndRowLevels) {
   ASSERT_NE(Named(t, "rank 1"), nullptr);
   ASSERT_NE(Named(t, "main 1"), nullptr);
   const auto root = Fields(t, t.container(kRootContainer).extras);
-  EXPECT_EQ(root, (std::map<std::string, std::string>{{"nodes", "2(2,1)"},
+  EXPECT_EQ(root, (std::map<std::string, std::string>{{"date", "x"},
+                                                      {"nodes", "2(2,1)"},
                                                       {"WORKLOAD 1", "run 42"},
                                                       {"SYSTEM 1", "cluster"},
                                                       {"NODE 1", "node-a"},
@@ -289,6 +310,7 @@ TEST(ParaverRecordKinds, RoundTripKeepsEveryKind) {
   TempDir dir;
   PrvBuilder b = CutterLike(3);
   b.Line("2:1:1:1:1:300:7:-3");
+  b.Line("3:2:1:2:1:300:310:3:1:3:1:305:305:8:5");  // received before it is sent (clocks apart)
   b.State(2, 300, "-1", 2);
   WriteText(dir.path() + "/in.prv", b.text);
   WriteText(dir.path() + "/in.row", "LEVEL NODE SIZE 4\nn1\nn2\nn3\nn4\n\nLEVEL CPU SIZE 4\nc1\nc2\nc3\nc4\n");
@@ -299,7 +321,7 @@ TEST(ParaverRecordKinds, RoundTripKeepsEveryKind) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Dump(dir.path() + "/out.prv"), before);
   const std::string prv = ReadText(dir.path() + "/out.prv");
-  EXPECT_EQ(prv.substr(0, prv.find('\n')), "#Paraver (01/01/70 at 00:00):400_us:4:1:4(1:1,1:2,1:3,1:4),8");
+  EXPECT_EQ(prv.substr(0, prv.find('\n')), "#Paraver (26/01/04 at 16:35):400_us:4:1:4(1:1,1:2,1:3,1:4),8");
   EXPECT_NE(prv.find("\nc:1:92:1:-1\n"), std::string::npos) << prv;
   EXPECT_NE(prv.find("\nc:1:95:0\n"), std::string::npos) << prv;
   EXPECT_NE(prv.find("\ni:1:98:91:1:96:3\n"), std::string::npos) << prv;

@@ -55,7 +55,7 @@ TEST(ParaverRoundTrip, WrittenFilesAreParaversOwn) {
   const std::string prv = ReadText(out), pcf = ReadText(dir.path() + "/out.pcf");
   const std::string row = ReadText(dir.path() + "/out.row");
   // The header keeps the unit, the duration, the structure and the communicator.
-  EXPECT_EQ(prv.substr(0, prv.find('\n')), "#Paraver (01/01/70 at 00:00):2000_ns:1(3):1:2(2:1,1:1),1");
+  EXPECT_EQ(prv.substr(0, prv.find('\n')), "#Paraver (24/11/26 at 10:00):2000_ns:1(3):1:2(2:1,1:1),1");
   EXPECT_NE(prv.find("\nc:1:1:2:1:2\n"), std::string::npos) << prv;
   // The communication with its four times, size and tag.
   EXPECT_NE(prv.find(":300:310:3:1:2:1:320:330:1024:5\n"), std::string::npos) << prv;

@@ -35,6 +35,7 @@ struct Task {
 struct Header {
   uint64_t duration = 0;
   TimeBase base;
+  std::string date;                      // as written: "26/01/04 at 16:35"
   std::string nodes;                     // the header's field, as written: "0", "4", "2(4,2)"
   std::vector<std::vector<Task>> appls;  // per application, its tasks
   uint64_t communicators = 0;            // announced: the c: and i: lines that follow
@@ -77,6 +78,7 @@ Header ParseHeader(std::string_view line, const std::string& file) {
   if (!dated.starts_with('(') || close == std::string_view::npos || close + 1 >= dated.size() ||
       dated[close + 1] != ':')
     fail("expected '#Paraver (date):duration:nodes:applications'");
+  h.date = dated.substr(1, close - 1);
   std::string_view rest = Trim(dated.substr(close + 2));
   // The next field, up to ':' (the nodes' field holds none).
   auto next_field = [&](const char* what) {
@@ -183,16 +185,21 @@ struct OpenState {
   bool open_ended;  // written with the end -1: it lasts until the thread's next state begins
 };
 
-// The receiving half of a communication, handed to the simulator once the
-// records have passed its time: records come in the order of their own
-// time (the logical send), receptions in any order, and the simulator
-// completes links in the order of their ends.
-struct PendingReceive {
+// The later half of a communication (its physical receive, or its send
+// when clocks are skewed and it is received "before" it is sent), handed
+// to the simulator once the records have passed its time: records come in
+// the order of their own time (the logical send), the halves in any order,
+// and the simulator completes links in time order, as a time-ordered Pajé
+// trace would give them.
+struct PendingHalf {
   double time;
-  uint64_t order;  // of the record, for receptions at the same time
+  uint64_t order;  // of the record, for halves at the same time
+  bool is_start;
   uint32_t thread;
-  StringId value, key, logical_recv;
-  bool operator>(const PendingReceive& o) const { return time != o.time ? time > o.time : order > o.order; }
+  StringId value, key;
+  ExtraField fields[2];
+  uint8_t field_count;
+  bool operator>(const PendingHalf& o) const { return time != o.time ? time > o.time : order > o.order; }
 };
 
 class Importer {
@@ -221,7 +228,7 @@ class Importer {
   void State(const std::vector<std::string_view>& f);
   void GlobalOperation(const std::vector<std::string_view>& f);
   void PopUntil(uint32_t thread, double time);
-  void ReceiveUntil(double time);
+  void CompleteUntil(double time);
 
   Trace& trace_;
   Simulator sim_;
@@ -235,7 +242,7 @@ class Importer {
   std::vector<std::vector<OpenState>> open_;          // global thread index -> states open, outermost first
   std::vector<std::vector<ExtraField>> communicators_;  // per application, before the containers exist
   std::unordered_map<uint64_t, StringId> event_types_;
-  std::priority_queue<PendingReceive, std::vector<PendingReceive>, std::greater<>> receptions_;
+  std::priority_queue<PendingHalf, std::vector<PendingHalf>, std::greater<>> pending_halves_;
   std::vector<std::string_view> fields_;
   std::string scratch_;
   double last_ = 0;
@@ -316,10 +323,11 @@ void Importer::CreateContainers(const RowNames& row, const std::string& row_name
   const auto* appl_names = names("APPL", header_.appls.size());
   const auto* task_names = names("TASK", ntasks);
   const auto* thread_names = names("THREAD", nthreads);
-  // What has no container of its own (the nodes and CPUs of the header, the
+  // What has no container of its own (the header's date, its nodes, the
   // names of the .row's other levels: WORKLOAD, SYSTEM, NODE, CPU...) is
   // kept as user fields of the root container, which the writer reads back.
   auto& root = trace_.container(kRootContainer).extras;
+  root.push_back({S("date"), S(header_.date)});
   root.push_back({S("nodes"), S(header_.nodes)});
   for (const auto& [level, l] : row.levels) {
     if (level == "APPL" || level == "TASK" || level == "THREAD") continue;
@@ -426,13 +434,14 @@ void Importer::PopUntil(uint32_t thread, double time) {
   }
 }
 
-// Hands over the receptions due by `time`, in time order.
-void Importer::ReceiveUntil(double time) {
-  while (!receptions_.empty() && receptions_.top().time <= time) {
-    const PendingReceive& r = receptions_.top();
-    const ExtraField end[] = {{S("logical_recv"), r.logical_recv}};
-    sim_.EndLink(r.time, k_comm_, k_root_, thread_ids_[r.thread], r.value, r.key, end);
-    receptions_.pop();
+// Hands over the halves of communications due by `time`, in time order.
+void Importer::CompleteUntil(double time) {
+  while (!pending_halves_.empty() && pending_halves_.top().time <= time) {
+    const PendingHalf& h = pending_halves_.top();
+    const paje::Extras fields(h.fields, h.field_count);
+    if (h.is_start) sim_.StartLink(h.time, k_comm_, k_root_, thread_ids_[h.thread], h.value, h.key, fields);
+    else sim_.EndLink(h.time, k_comm_, k_root_, thread_ids_[h.thread], h.value, h.key, fields);
+    pending_halves_.pop();
   }
 }
 
@@ -503,7 +512,7 @@ void Importer::Record(std::string_view line) {
   const std::vector<std::string_view>& f = fields_;
   report.records++;
   const std::string_view kind = f[0];
-  if (uint64_t time = 0; f.size() > 5 && ParseUnsigned(f[5], time)) ReceiveUntil(static_cast<double>(time));
+  if (uint64_t time = 0; f.size() > 5 && ParseUnsigned(f[5], time)) CompleteUntil(static_cast<double>(time));
   if (kind == "1") {
     State(f);
   } else if (kind == "2") {  // 2:cpu:appl:task:thread:time:type:value[:type:value...]
@@ -529,14 +538,25 @@ void Importer::Record(std::string_view line) {
     const double logical_recv = Time(f[11], "logical receive time");
     const double recv = Time(f[12], "physical receive time");
     const StringId size = Integer(f[13], "size"), value = Integer(f[14], "tag");
-    if (recv < send || recv < logical_send)
-      Fail("the communication is received (" + std::string(f[12]) + ") before it is sent (" +
-           std::string(recv < send ? f[6] : f[5]) + ")");
+    // The later half completes the link; it may not come before what the
+    // records have passed (the record's own time, the logical send).
+    if (std::max(send, recv) < logical_send)
+      Fail("the communication's physical send (" + std::string(f[6]) + ") and receive (" + std::string(f[12]) +
+           ") both come before its logical send (" + std::string(f[5]) + ")");
     const StringId key = S(std::to_string(++links_));
-    const ExtraField start[] = {{S("logical_send"), S(std::to_string(static_cast<uint64_t>(logical_send)))},
-                                {S("size"), size}};
-    sim_.StartLink(send, k_comm_, k_root_, thread_ids_[from], value, key, start);
-    receptions_.push({recv, links_, to, value, key, S(std::to_string(static_cast<uint64_t>(logical_recv)))});
+    const PendingHalf sent{send, links_, true, from, value, key,
+                           {{S("logical_send"), S(std::to_string(static_cast<uint64_t>(logical_send)))},
+                            {S("size"), size}},
+                           2};
+    const PendingHalf received{recv, links_, false, to, value, key,
+                               {{S("logical_recv"), S(std::to_string(static_cast<uint64_t>(logical_recv)))}, {}},
+                               1};
+    const bool skewed = recv < send;  // clocks apart: the reception comes first
+    const PendingHalf& first = skewed ? received : sent;
+    const paje::Extras fields(first.fields, first.field_count);
+    if (skewed) sim_.EndLink(recv, k_comm_, k_root_, thread_ids_[to], value, key, fields);
+    else sim_.StartLink(send, k_comm_, k_root_, thread_ids_[from], value, key, fields);
+    pending_halves_.push(skewed ? sent : received);
     report.communications++;
   } else if (kind == "4") {
     GlobalOperation(f);
@@ -595,7 +615,7 @@ void Importer::Read(std::string_view prv, const PcfNames& pcf, const RowNames& r
     // The states still open end with the trace; those written with the end
     // -1 and no successor end there too.
     last_ = std::max(last_, static_cast<double>(header_.duration));
-    ReceiveUntil(last_);
+    CompleteUntil(last_);
     for (uint32_t t = 0; t < open_.size(); ++t) {
       auto& open = open_[t];
       for (OpenState& s : open) s.end = std::min(s.end, last_);

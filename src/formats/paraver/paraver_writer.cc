@@ -74,9 +74,9 @@ class Numbering {
 // One line of the .prv. Numbers other than times are texts (views into the
 // trace's strings or into a Numbering), as Paraver's may be negative.
 struct Record {
-  uint64_t time;
+  uint64_t time;    // the record's own: a state's begin, a communication's logical send
   uint64_t end;     // states: end; communications: physical receive
-  uint64_t la, lb;  // communications: logical send, logical receive
+  uint64_t la, lb;  // communications: physical send, logical receive
   uint32_t thread, peer;
   uint16_t level;   // states: nesting level, so that a parent comes before its children
   char kind;        // '1', '2', '3', '4'
@@ -227,8 +227,11 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
   std::string nodes = "1(" + std::to_string(std::max<size_t>(threads_.size(), 1)) + ")";
   bool kept_nodes = false;
   std::vector<std::pair<std::string, std::string>> levels;  // "CPU 3" -> name: the .row's other levels
+  std::string kept_date;
   for (const ExtraField& f : t_.container(kRootContainer).extras) {
     const std::string_view name = t_.Str(f.name);
+    if (name == "date" && t_.Str(f.value).find_first_of(")\n\r") == std::string_view::npos)
+      kept_date = t_.Str(f.value);
     uint64_t cpus = 0;
     if (name == "nodes" && CountCpus(t_.Str(f.value), cpus)) {
       nodes = t_.Str(f.value);
@@ -313,7 +316,7 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
             ParseUnsigned(Extra(s, i, "logical_send"), lsend);
             ParseUnsigned(Extra(s, i, "logical_recv"), lrecv);
           }
-          Record r{send, recv, lsend, lrecv, thread_of_[s.peer_start[i]], thread_of_[s.peer_end[i]], 0, '3', {}};
+          Record r{lsend, recv, send, lrecv, thread_of_[s.peer_start[i]], thread_of_[s.peer_end[i]], 0, '3', {}};
           r.text[0] = IntegerOr0(Extra(s, i, "size"), scratch);
           r.text[1] = tags.Of(s.value[i], t_.Str(s.value[i]));
           records.push_back(r);
@@ -327,7 +330,8 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
         break;
     }
   }
-  // Time order; a parent state before the states nested in it.
+  // Time order (each record's own time: a communication's logical send, as
+  // Paraver orders them); a parent state before the states nested in it.
   std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
     if (a.time != b.time) return a.time < b.time;
     return a.kind == '1' && b.kind == '1' && a.level < b.level;
@@ -336,15 +340,18 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
   // Header, as Paraver's tools write it: the applications separated by ','
   // and the count of communicators after the last one.
   uint64_t duration = Ticks(std::max(t_.end_time(), t_.start_time()));
-  for (const Record& r : records) duration = std::max({duration, r.time, r.end});
-  char date[32] = "01/01/70 at 00:00";
-  if (base.epoch_ns) {
+  for (const Record& r : records) duration = std::max({duration, r.time, r.end, r.la});
+  std::string date = kept_date.empty() ? "01/01/70 at 00:00" : kept_date;
+  if (kept_date.empty() && base.epoch_ns) {
     const std::time_t seconds = static_cast<std::time_t>(*base.epoch_ns / 1000000000);
     std::tm tm{};
     gmtime_r(&seconds, &tm);
-    std::strftime(date, sizeof date, "%d/%m/%y at %H:%M", &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%d/%m/%y at %H:%M", &tm);
+    date = text;
   }
-  std::fprintf(prv, "#Paraver (%s):%" PRIu64 "_%s:%s:%zu:", date, duration, unit, nodes.c_str(), appls_.size());
+  std::fprintf(prv, "#Paraver (%s):%" PRIu64 "_%s:%s:%zu:", date.c_str(), duration, unit, nodes.c_str(),
+               appls_.size());
   std::vector<std::string> communicators;  // the c: and i: lines
   for (size_t a = 0; a < appls_.size(); ++a) {
     std::fprintf(prv, "%s%zu(", a ? "," : "", appls_[a].tasks.size());
@@ -393,7 +400,7 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
                    r.text[1].data());
     } else if (r.kind == '3') {
       const Thread& p = threads_[r.peer];
-      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%u:%u:%u:%u:%" PRIu64 ":%" PRIu64 ":%.*s:%.*s\n", r.la, r.time, p.cpu,
+      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%u:%u:%u:%u:%" PRIu64 ":%" PRIu64 ":%.*s:%.*s\n", r.time, r.la, p.cpu,
                    p.appl, p.task, p.index, r.lb, r.end, text(r.text[0]), r.text[0].data(), text(r.text[1]),
                    r.text[1].data());
     } else {
