@@ -2,9 +2,13 @@
 // the file on stderr and nothing on stdout, and never crashes.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
+#include "formats/format.h"
+#include "model/time_base.h"
 #include "sample_archive.h"
 #include "test_util.h"
 
@@ -84,6 +88,42 @@ TEST_F(Otf2BadInput, FolderWithoutAnchor) {
 TEST_F(Otf2BadInput, MissingAnchor) {
   fs::remove(anchor_);
   ExpectRefusal(anchor_, anchor_);
+}
+
+// A timestamp 2^53 ticks or more from the global offset (1000): refused
+// with the archive, the location and the record's number (PROGRAM_END,
+// the last of the 22); 2^53 - 1 ticks from it reads, to the tick. The
+// timestamps are otf2-print's, independently of the reader.
+TEST_F(Otf2BadInput, TimestampsBeyondTheModel) {
+  constexpr uint64_t kOffset = 1000, kLimit = uint64_t{1} << 53;
+  for (const uint64_t end : {kOffset + kLimit, kOffset + kLimit + 12345, uint64_t{1} << 63, ~uint64_t{0} - 1}) {
+    TempDir dir;
+    const std::string anchor = WriteSampleArchive(dir.path(), end);
+    CommandResult print = RunCommand(std::string(OTF2_PRINT) + " " + Quote(anchor));
+    ASSERT_EQ(print.exit_code, 0) << print.err;
+    EXPECT_TRUE(std::regex_search(print.out, std::regex("\nPROGRAM_END +0 +" + std::to_string(end) + " ")))
+        << print.out;
+    CommandResult r = RunCommand(std::string(MACROSCOPE_BINARY) + " info " + Quote(anchor));
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "macroscope: " + anchor + ": location 0 'Master thread': a timestamp of " + std::to_string(end) +
+                         " ticks, 2^53 ticks or more from the clock's global offset 1000, which macroscope cannot "
+                         "hold exactly (event record 22)\n");
+    // And with threads (location_threads.h): the same refusal.
+    CommandResult threads = RunCommand(std::string(MACROSCOPE_BINARY) + " info --threads 2 " + Quote(anchor));
+    EXPECT_EQ(threads.exit_code, 1);
+    EXPECT_EQ(threads.err, r.err);
+    const std::string out = dir.path() + "/out.json";
+    CommandResult c = RunCommand(std::string(MACROSCOPE_BINARY) + " convert " + Quote(anchor) + " -o " + Quote(out));
+    EXPECT_EQ(c.exit_code, 1);
+    EXPECT_FALSE(fs::exists(out));
+  }
+  TempDir dir;
+  const std::string anchor = WriteSampleArchive(dir.path(), kOffset + kLimit - 1);
+  ASSERT_EQ(*Otf2PrintTicks(anchor).rbegin(), static_cast<int64_t>(kOffset + kLimit - 1));
+  Trace trace;
+  formats::ReadTrace({anchor}, {}, trace);
+  EXPECT_EQ(ClockTicks(trace.time_base(), trace.end_time()), static_cast<int64_t>(kOffset + kLimit - 1));
 }
 
 // Every byte range of the event file overwritten in turn: refused or read,

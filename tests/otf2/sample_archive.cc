@@ -42,7 +42,7 @@ void Metric(OTF2_EvtWriter* w, OTF2_TimeStamp t, uint64_t cycles, double tempera
 
 }  // namespace
 
-std::string WriteSampleArchive(const std::string& directory) {
+std::string WriteSampleArchive(const std::string& directory, uint64_t program_end) {
   // The smallest chunks: readers allocate a chunk per file, and the fuzz
   // target reads this archive thousands of times.
   OTF2_Archive* archive = OTF2_Archive_Open(directory.c_str(), "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
@@ -68,7 +68,7 @@ std::string WriteSampleArchive(const std::string& directory) {
     OTF2_EvtWriter_MpiSend(w, nullptr, 1041, 1, 0, 7, 64);
     OTF2_EvtWriter_Leave(w, nullptr, 1045, kRegionSend);
     OTF2_EvtWriter_Leave(w, nullptr, 1099, kRegionMain);
-    OTF2_EvtWriter_ProgramEnd(w, nullptr, 1100, 0);
+    OTF2_EvtWriter_ProgramEnd(w, nullptr, program_end, 0);
     OTF2_AttributeList_Delete(attributes);
     OTF2_EvtWriter_GetNumberOfEvents(w, &events_per_location[0]);
     OTF2_Archive_CloseEvtWriter(archive, w);

@@ -13,6 +13,7 @@
 //   location 2   main > compute > compute (three levels)
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace macroscope::otf2::testing {
@@ -31,7 +32,9 @@ struct SampleCounts {
 // Writes the archive as DIRECTORY/traces.otf2 (+ traces.def, traces/) and
 // returns the anchor's path. Throws std::runtime_error on a library error
 // (which fails the calling test). Also the base archive of
-// fuzz/otf2_reader_fuzzer (library macroscope_otf2_sample).
-std::string WriteSampleArchive(const std::string& directory);
+// fuzz/otf2_reader_fuzzer (library macroscope_otf2_sample). `program_end`:
+// the time of location 0's PROGRAM_END, the last record (another one moves
+// the end, e.g. beyond what the model holds).
+std::string WriteSampleArchive(const std::string& directory, uint64_t program_end = 1100);
 
 }  // namespace macroscope::otf2::testing

@@ -218,6 +218,11 @@ void ReadDefinitions(OTF2_Reader* reader, const std::string& anchor, const Libra
   if (defs.timer_resolution == 0)
     throw UserError(anchor + ": no CLOCK_PROPERTIES definition (or a zero timer resolution): "
                              "ticks cannot be converted to seconds");
+  // Model times count ticks from the global offset, and the clock's own
+  // times (origin + ticks) are 64-bit signed integers (time_base.h).
+  if (defs.global_offset > static_cast<uint64_t>(INT64_MAX))
+    throw UserError(anchor + ": a CLOCK_PROPERTIES global offset of " + std::to_string(defs.global_offset) +
+                    " ticks, 2^63 or more, which macroscope cannot hold exactly");
   for (auto& [ref, metric] : defs.metrics) {
     if (!metric.instance) continue;
     auto cls = defs.metrics.find(metric.instance_class);

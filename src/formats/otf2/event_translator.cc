@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "model/time_base.h"
 
 namespace macroscope::otf2 {
 
@@ -39,7 +40,7 @@ double MetricNumber(OTF2_Type type, const OTF2_MetricValue& value) {
 }  // namespace
 
 OTF2_CallbackCode EventTranslator::Take(const EventRecord& r) {
-  return Record(r.time, [&](double when) {
+  return Record(r.time, r.location, [&](double when) {
     if (hold_messages_) Position(r.location, r.time);
     switch (r.kind) {
       case EventRecord::Kind::kPunctual:
@@ -113,11 +114,11 @@ EventTranslator::EventTranslator(const Definitions& defs, Trace& trace, paje::Si
 }
 
 template <class F>
-OTF2_CallbackCode EventTranslator::Record(OTF2_TimeStamp time, F&& f) {
+OTF2_CallbackCode EventTranslator::Record(OTF2_TimeStamp time, OTF2_LocationRef location, F&& f) {
   if (error_) return OTF2_CALLBACK_INTERRUPT;
   try {
     ++records_;
-    double when = ModelTime(time);
+    double when = ModelTime(time, location);
     if (!started_) {
       CreateContainers(when);
       started_ = true;
@@ -136,14 +137,21 @@ OTF2_CallbackCode EventTranslator::Record(OTF2_TimeStamp time, F&& f) {
   }
 }
 
-double EventTranslator::ModelTime(OTF2_TimeStamp time) const {
+double EventTranslator::ModelTime(OTF2_TimeStamp time, OTF2_LocationRef location) const {
   // Whole ticks from the global offset (time_base.h): subtracted in
-  // integers, exact in a double below 2^53.
+  // integers (the offset is below 2^63: definitions.cc), exact in a double
+  // below 2^53. Beyond, refused: a SimulationError, which the reader
+  // places (the archive, the record's number).
+  const auto offset = static_cast<int64_t>(defs_.global_offset);
   int64_t ticks = 0;
-  if (time > static_cast<uint64_t>(INT64_MAX) ||
-      __builtin_sub_overflow(static_cast<int64_t>(time), static_cast<int64_t>(defs_.global_offset), &ticks))
-    ticks = INT64_MAX;
-  CheckWholeTicks(ticks, "OTF2 event");
+  if (time > static_cast<uint64_t>(INT64_MAX) || __builtin_sub_overflow(static_cast<int64_t>(time), offset, &ticks) ||
+      static_cast<double>(ticks < 0 ? -ticks : ticks) >= kMaxWholeTicks) {
+    auto known = defs_.locations.find(location);
+    const std::string name = known == defs_.locations.end() ? "" : " '" + defs_.String(known->second.name) + "'";
+    throw paje::SimulationError("location " + std::to_string(location) + name + ": a timestamp of " +
+                                std::to_string(time) + " ticks, 2^53 ticks or more from the clock's global offset " +
+                                std::to_string(defs_.global_offset) + ", which macroscope cannot hold exactly");
+  }
   return static_cast<double>(ticks);
 }
 

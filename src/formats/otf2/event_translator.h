@@ -110,8 +110,9 @@ class EventTranslator : public RecordSink {
   // Runs `f` for one record at `time`, counting it, creating the containers
   // on the first record and storing any exception.
   template <class F>
-  OTF2_CallbackCode Record(OTF2_TimeStamp time, F&& f);
-  double ModelTime(OTF2_TimeStamp time) const;
+  OTF2_CallbackCode Record(OTF2_TimeStamp time, OTF2_LocationRef location, F&& f);
+  // Throws paje::SimulationError naming `location` beyond 2^53 ticks.
+  double ModelTime(OTF2_TimeStamp time, OTF2_LocationRef location) const;
   void CreateContainers(double time);
   ContainerId CreateSystemTreeNode(OTF2_SystemTreeNodeRef ref, double time, int depth);
   ContainerId CreateLocationGroup(OTF2_LocationGroupRef ref, double time);
