@@ -224,4 +224,55 @@ inline std::map<size_t, int64_t> EndsOfExits(const std::vector<KernelEvent>& eve
   return ends;
 }
 
+// What `kernel processes --cpus` says of one CPU.
+struct CpuFigures {
+  int64_t running = 0, idle = -1, unknown = -1, span = -1;
+  std::map<int64_t, int64_t> threads;  // tid -> ns
+};
+
+// A CPU's time is always someone's: on `trace` (any kernel trace macroscope
+// reads), per CPU its threads' running time + idle + unknown equals the
+// span, to the nanosecond; per thread, the CPUs' figures add up to its
+// running_ns in `kernel processes` (the Thread states, incarnations
+// summed). Returns the CPUs' figures by name ("cpu0").
+inline std::map<std::string, CpuFigures> ExpectCpuTimeConserved(const std::string& trace) {
+  auto json = [](const std::string& args) {
+    CommandResult r = Macroscope(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::array();
+  };
+  std::map<std::string, CpuFigures> cpus;
+  std::map<int64_t, int64_t> per_tid;  // summed over the CPUs
+  for (const nlohmann::json& row : json("kernel processes --cpus --format json " + Quote(trace))) {
+    CpuFigures& f = cpus[row["cpu"].get<std::string>()];
+    const std::string kind = row["kind"];
+    const int64_t ns = row["ns"];
+    if (kind == "thread") {
+      f.running += ns;
+      f.threads[row["tid"].get<int64_t>()] = ns;
+      per_tid[row["tid"].get<int64_t>()] += ns;
+    } else {
+      (kind == "idle" ? f.idle : kind == "unknown" ? f.unknown : f.span) = ns;
+    }
+  }
+  EXPECT_FALSE(cpus.empty()) << "no CPU in " << trace;
+  for (const auto& [cpu, f] : cpus) {
+    EXPECT_GE(f.idle, 0) << cpu;
+    EXPECT_GE(f.unknown, 0) << cpu;
+    EXPECT_EQ(f.running + f.idle + f.unknown, f.span) << cpu << " of " << trace;
+  }
+  std::map<int64_t, int64_t> rows;
+  for (const nlohmann::json& r : json("kernel processes --format json " + Quote(trace)))
+    rows[r["tid"].get<int64_t>()] += r["running_ns"].get<int64_t>();
+  for (const auto& [tid, ns] : per_tid) {
+    EXPECT_EQ(rows[tid], ns) << "tid " << tid << " of " << trace;
+  }
+  for (const auto& [tid, ns] : rows) {
+    if (!per_tid.contains(tid)) {
+      EXPECT_EQ(ns, 0) << "tid " << tid << " runs on no CPU";
+    }
+  }
+  return cpus;
+}
+
 }  // namespace macroscope::kernel::testing
