@@ -100,5 +100,62 @@ TEST(CtfCli, EmptyMetadataFile) {
   ExpectRefused(Info(trace.string()), trace.string());
 }
 
+// Traces without events, as babeltrace2 reads them (0 events, exit 0): its
+// CTF writer's trace of a one-line kernel log (one stream, one packet, no
+// clock), with the packet's content cut to its header and context (a
+// stream without events), and without its stream file (metadata only).
+TEST(CtfCli, TracesWithoutEventsOpenEmpty) {
+  TempDir dir;
+  const std::string input = dir.path() + "/one.txt", written = dir.path() + "/written";
+  testing::WriteText(input, "a line without a timestamp\n");
+  testing::CommandResult w = testing::WriteCtfWithBabeltrace2(
+      "--component=source.text.dmesg --params=" + testing::Quote("path=\"" + input + "\""), written);
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  const fs::path original = fs::path(written) / "one.txt";
+  ASSERT_TRUE(fs::exists(original / "metadata"));
+  ASSERT_EQ(testing::BabeltraceCount(original.string()), 1u);
+
+  // The packet context's packet_size and content_size (64-bit, in bits)
+  // equal the file's size; the content then ends after the context
+  // (content_size and packet_seq_num, 16 bytes).
+  const fs::path empty_stream = fs::path(dir.path()) / "empty_stream";
+  fs::copy(original, empty_stream);
+  const std::string bytes = testing::ReadText((empty_stream / "stream").string());
+  std::string bits(8, '\0');
+  for (size_t i = 0, v = bytes.size() * 8; i < 8; ++i, v >>= 8) bits[i] = static_cast<char>(v & 0xFF);
+  const size_t packet_size = bytes.find(bits), content_size = bytes.find(bits, packet_size + 8);
+  ASSERT_NE(content_size, std::string::npos);
+  std::string cut(8, '\0');
+  for (size_t i = 0, v = (content_size + 16) * 8; i < 8; ++i, v >>= 8) cut[i] = static_cast<char>(v & 0xFF);
+  Overwrite(empty_stream / "stream", static_cast<std::streamoff>(content_size), cut);
+
+  const fs::path metadata_only = fs::path(dir.path()) / "metadata_only";
+  fs::create_directories(metadata_only);
+  fs::copy_file(original / "metadata", metadata_only / "metadata");
+
+  for (const fs::path& trace : {empty_stream, metadata_only}) {
+    testing::CommandResult reference =
+        testing::RunCommand(std::string(BABELTRACE2_COMMAND) + " " + testing::Quote(trace.string()));
+    EXPECT_EQ(reference.exit_code, 0) << trace << ": " << reference.err;
+    EXPECT_EQ(testing::BabeltraceCount(trace.string()), 0u) << trace;
+    Trace model;
+    CtfReadStats stats = ReadCtf({trace.string()}, model);
+    EXPECT_EQ(stats.events, 0u) << trace;
+    EXPECT_EQ(model.CountEntities(TypeKind::kEvent) + model.CountEntities(TypeKind::kState), 0u) << trace;
+    testing::CommandResult r = Info(trace.string());
+    ASSERT_EQ(r.exit_code, 0) << trace << ": " << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("\"events\": 0"), std::string::npos) << r.out;
+    testing::CommandResult text = testing::Macroscope("info " + testing::Quote(trace.string()));
+    EXPECT_EQ(text.exit_code, 0) << text.err;
+    ExpectSameWithThreads("info --json", trace.string(), testing::kThreadCounts);
+  }
+  // With a trace that has events: its events alone.
+  testing::CommandResult both = testing::Macroscope("info --json " + testing::Quote(metadata_only.string()) + " " +
+                                                    testing::Quote(original.string()));
+  EXPECT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_NE(both.out.find("\"events\": 1"), std::string::npos) << both.out;
+}
+
 }  // namespace
 }  // namespace macroscope::ctf

@@ -103,13 +103,16 @@ TEST(CtfReader, KernelStatesOfBug446190) {
   EXPECT_LE(CountWithPrefix(interrupts, "irq:"), stats.per_name.at("irq_handler_entry"));
   EXPECT_EQ(CountWithPrefix(interrupts, "softirq:"), stats.per_name.at("softirq_entry"));
 
-  // One exclusive state per thread: on a CPU user, kernel (in a syscall) or
-  // interrupted; off it waiting or runnable (docs/ctf.md).
+  // One exclusive state per thread: on a CPU user, kernel (in a syscall),
+  // interrupted or exiting (after sched_process_exit, until it switches out
+  // dead); off it waiting or runnable (docs/ctf.md).
   std::vector<std::string> threads = StateValues(trace, TypeByAlias(trace, "ctf.thread.state"));
   for (std::string_view v : {"user", "kernel", "interrupted", "waiting", "runnable"})
     EXPECT_GT(std::count(threads.begin(), threads.end(), v), 0) << v;
   for (const std::string& v : threads)
-    EXPECT_TRUE(v == "user" || v == "kernel" || v == "interrupted" || v == "runnable" || v == "waiting") << v;
+    EXPECT_TRUE(v == "user" || v == "kernel" || v == "interrupted" || v == "exiting" || v == "runnable" ||
+                v == "waiting")
+        << v;
 
   std::vector<std::string> syscalls = StateValues(trace, TypeByAlias(trace, "ctf.thread.syscall"));
   EXPECT_GT(CountWithPrefix(syscalls, "syscall:"), 0u);

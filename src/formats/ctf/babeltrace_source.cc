@@ -375,9 +375,8 @@ std::vector<const bt_component_source*> AddSources(bt_graph* graph, const bt_plu
       Fail(label, (dir == label ? "" : dir + ": ") + "not a readable CTF trace");
     sources.push_back(source);
   }
-  for (size_t s = 0; s < sources.size(); ++s)
-    if (bt_component_source_get_output_port_count(sources[s]) == 0)
-      Fail(label, trace_directories[s] + ": the CTF trace has no stream");
+  // A trace without a stream (metadata only, or streams without packets)
+  // has no output port: it has no event, as babeltrace2 reads it.
   return sources;
 }
 
@@ -388,6 +387,7 @@ struct CtfGraph::Parts {
   SinkContext ctx;
   GraphPtr graph;
   std::string label;
+  bool empty = false;  // no stream in any trace: nothing to run
 };
 
 CtfGraph::CtfGraph(const std::vector<std::string>& trace_directories, const std::string& label,
@@ -404,6 +404,12 @@ CtfGraph::CtfGraph(const std::vector<std::string>& trace_directories, const std:
   bt_graph* graph = p.graph.get();
   const std::vector<const bt_component_source*> sources =
       AddSources(graph, p.ctf_plugin.get(), trace_directories, label);
+  uint64_t streams = 0;
+  for (const bt_component_source* source : sources) streams += bt_component_source_get_output_port_count(source);
+  // Traces without streams: no event (babeltrace2's CLI prints none and
+  // succeeds); the rest of the graph would have nothing to connect.
+  p.empty = streams == 0;
+  if (p.empty) return;
   const bt_component_class_filter* muxer_class =
       bt_plugin_borrow_filter_component_class_by_name_const(p.utils_plugin.get(), "muxer");
   if (muxer_class == nullptr) Fail(label, "babeltrace2 has no flt.utils.muxer");
@@ -420,8 +426,6 @@ CtfGraph::CtfGraph(const std::vector<std::string>& trace_directories, const std:
   // Each stream goes through the packet-overlap filter (packet_overlap.h)
   // to one muxer input; the muxer adds a free input port each time one
   // gets connected.
-  uint64_t streams = 0;
-  for (const bt_component_source* source : sources) streams += bt_component_source_get_output_port_count(source);
   const bt_component_filter* overlap = AddPacketOverlapFilter(graph, streams, &overlaps);
   if (overlap == nullptr) Fail(label, "cannot create the babeltrace2 packet-overlap filter");
   uint64_t connected = 0;
@@ -448,6 +452,7 @@ CtfGraph::~CtfGraph() = default;
 uint64_t CtfGraph::Run(const std::function<void(CtfEvent&)>& on_event,
                        const std::function<void(uint32_t, const CtfStreamIdentity&)>& on_stream) {
   Parts& p = *parts_;
+  if (p.empty) return 0;
   p.ctx.on_event = &on_event;
   p.ctx.on_stream = on_stream ? &on_stream : nullptr;
   bt_current_thread_clear_error();

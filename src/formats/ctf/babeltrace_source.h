@@ -43,7 +43,7 @@ std::string CtfAbortMessage(const std::string& label);
 // ("UUID-or-path | stream class id | stream id-or-first file"; in
 // src.ctf.fs's order, which numbers the streams without a
 // `stream_instance_id`), as ForEachCtfEvent creates them: its errors for an
-// unreadable trace or one without streams. Call under an AbortGuard.
+// unreadable trace; none for a trace without streams. Call under an AbortGuard.
 std::vector<std::vector<std::string>> CtfStreamPorts(const std::vector<std::string>& trace_directories,
                                                      const std::string& label);
 

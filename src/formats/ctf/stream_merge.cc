@@ -47,7 +47,8 @@ Plan MakePlan(const std::vector<std::string>& dirs, const std::vector<std::vecto
   // Several directories of one trace UUID compare by stream id across
   // traces: each then stays whole, numbered as in the whole graph.
   std::map<std::string, int> uuid_count;
-  for (const auto& p : ports) ++uuid_count[PortTrace(p.front())];
+  for (const auto& p : ports)
+    if (!p.empty()) ++uuid_count[PortTrace(p.front())];  // a trace without streams has no port
   bool whole = std::any_of(uuid_count.begin(), uuid_count.end(), [](const auto& c) { return c.second > 1; });
 
   std::vector<Share> shares;
