@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "ctf_test_support.h"
 
@@ -98,6 +99,46 @@ TEST(CtfCli, EmptyMetadataFile) {
   fs::create_directories(trace);
   std::ofstream(trace / "metadata").close();
   ExpectRefused(Info(trace.string()), trace.string());
+}
+
+// An event 2^53 ns (104 days) or more after the first: babeltrace2 prints
+// both, macroscope refuses the trace naming its path and the event's
+// number (docs/time.md); 2^53 - 1 ns after it reads, to the ns.
+TEST(CtfCli, TimesBeyondTheModelAreRefused) {
+  TempDir dir;
+  struct Case {
+    std::string name, far;  // the second line's dmesg time: seconds.microseconds
+    bool refused;
+  };
+  for (const Case& c : std::vector<Case>{{"far", "9007199.254741", true}, {"near", "9007199.254740", false}}) {
+    const std::string input = dir.path() + "/" + c.name + ".txt", written = dir.path() + "/" + c.name;
+    testing::WriteText(input, "[    0.000000] first\n[" + c.far + "] second\n");
+    testing::CommandResult w = testing::WriteCtfWithBabeltrace2(
+        "--component=source.text.dmesg --params=" + testing::Quote("path=\"" + input + "\""), written);
+    ASSERT_EQ(w.exit_code, 0) << w.err;
+    const std::string trace = written + "/" + c.name + ".txt";
+    const std::vector<testing::BabeltraceEvent> reference = testing::BabeltraceEvents(trace);
+    ASSERT_EQ(reference.size(), 2u);
+    const int64_t apart = reference[1].ns - reference[0].ns;
+    EXPECT_EQ(apart >= (int64_t{1} << 53), c.refused) << apart;
+    testing::CommandResult r = Info(trace);
+    if (!c.refused) {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      Trace model;
+      ReadCtf({trace}, model);
+      EXPECT_EQ(ClockTicks(model.time_base(), model.end_time()), reference[1].ns);
+      continue;
+    }
+    ExpectRefused(r, trace);
+    EXPECT_EQ(r.err, "macroscope: " + trace + ": event 2: `string` at " + std::to_string(reference[1].ns) +
+                         " ns from the clock's origin, 2^53 ns or more from the trace's first timed event (" +
+                         std::to_string(reference[0].ns) + "), which macroscope cannot hold exactly\n");
+    const std::string out = dir.path() + "/" + c.name + ".json";
+    testing::CommandResult convert =
+        testing::Macroscope("convert " + testing::Quote(trace) + " -o " + testing::Quote(out));
+    EXPECT_EQ(convert.exit_code, 1);
+    EXPECT_FALSE(fs::exists(out));
+  }
 }
 
 // Traces without events, as babeltrace2 reads them (0 events, exit 0): its

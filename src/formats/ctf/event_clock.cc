@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "formats/paje/simulator.h"
+
 namespace macroscope::ctf {
 
 EventClock::EventClock(Trace& trace) : trace_(trace) { trace_.SetTimeBase(base_); }
@@ -16,8 +18,11 @@ double EventClock::Time(const CtfEvent& e) {
     trace_.SetTimeBase(base_);
   }
   int64_t ticks = 0;
-  if (__builtin_sub_overflow(*e.time_ns, base_.origin, &ticks)) ticks = INT64_MAX;
-  CheckWholeTicks(ticks, "CTF trace " + e.trace->name + ", event `" + std::string(e.name) + "`");
+  if (__builtin_sub_overflow(*e.time_ns, base_.origin, &ticks) ||
+      static_cast<double>(ticks < 0 ? -ticks : ticks) >= kMaxWholeTicks)
+    throw paje::SimulationError("`" + std::string(e.name) + "` at " + std::to_string(*e.time_ns) +
+                                " ns from the clock's origin, 2^53 ns or more from the trace's first timed event (" +
+                                std::to_string(base_.origin) + "), which macroscope cannot hold exactly");
   last_ = static_cast<double>(ticks);
   return last_;
 }

@@ -17,7 +17,9 @@ class EventClock {
   // The model time of `e`: the first timed event fixes the origin (and the
   // epoch of a Unix-epoch clock) and sets the trace's time base at once, so
   // a streaming sink sees it from the first hand-over; an event without a
-  // clock takes the latest time seen. Throws UserError past 2^53 ns.
+  // clock takes the latest time seen. Throws paje::SimulationError (the
+  // reader names the file and the event's number) 2^53 ns or more from the
+  // origin (docs/time.md).
   double Time(const CtfEvent& e);
   double last() const { return last_; }
 
