@@ -37,7 +37,9 @@ class Recorded : public ::testing::Test {
         found = true;
         // A process's main thread has its pid; the mapping cannot tell the
         // others' (docs/ftrace.md: the fork events carry no tgid).
-        if (task.tid == task.pid) EXPECT_EQ(row.at("pid"), std::to_string(task.pid)) << task.name;
+        if (task.tid == task.pid) {
+          EXPECT_EQ(row.at("pid"), std::to_string(task.pid)) << task.name;
+        }
         EXPECT_NE(("|" + row.at("names") + "|").find("|" + task.name + "|"), std::string::npos)
             << task.name << " not among the names " << row.at("names");
         EXPECT_GT(std::stoll(row.at("running_ns")), 0) << task.name << " spins: it runs";
@@ -47,14 +49,19 @@ class Recorded : public ::testing::Test {
   }
 
   static void ExpectRunningTimesOfSwitches(const KernelRecording& r) {
-    const SwitchAccounting expected = AccountSwitches(ParseEventLines(r.text));
+    const std::vector<TextEvent> events = ParseEventLines(r.text);
+    const SwitchAccounting expected = AccountSwitches(events);
     ASSERT_FALSE(expected.running_ns.empty());
     std::map<int64_t, int64_t> running;  // a tid used again has a row per thread: summed
     for (const auto& row : ProcessRows(r)) running[std::stoll(row.at("tid"))] += std::stoll(row.at("running_ns"));
     for (auto it = running.begin(); it != running.end();) it = it->second == 0 ? running.erase(it) : std::next(it);
-    for (const auto& [tid, ns] : expected.running_ns)
-      EXPECT_EQ(running.count(tid) ? running.at(tid) : -1, ns) << "tid " << tid << ": macroscope's (-1: no row), then "
-                                                               << "the sched_switch accounting's running time";
+    int shown = 0;  // the peer's lines of the first threads that differ
+    for (const auto& [tid, ns] : expected.running_ns) {
+      const int64_t got = running.count(tid) ? running.at(tid) : -1;
+      EXPECT_EQ(got, ns) << "tid " << tid << ": macroscope's (-1: no row), then the sched_switch accounting's "
+                         << "running time; the trace ends at " << expected.last_ns << "; its lines:\n"
+                         << (got != ns && shown++ < 3 ? LinesOf(events, tid) : std::string("(not shown)"));
+    }
     for (const auto& [tid, ns] : running)
       EXPECT_TRUE(expected.running_ns.count(tid)) << "tid " << tid << " runs " << ns << " ns, never switched in";
     for (const WorkloadTask& task : r.tasks) EXPECT_GT(expected.running_ns.count(task.tid), 0u) << task.name;

@@ -33,6 +33,7 @@ std::vector<TextEvent> ParseEventLines(const std::string& text) {
     e.cpu = std::stoi(m[2]);
     e.time_ns = std::stoll(m[3]) * 1000000000 + std::stoll(m[4]);
     e.name = m[5];
+    e.line = line;
     if (BaseName(e.name) == "sched_switch") {
       std::string rest = m.suffix();
       rest = " " + rest;
@@ -65,6 +66,14 @@ SwitchAccounting AccountSwitches(const std::vector<TextEvent>& events) {
   for (auto it = a.running_ns.begin(); it != a.running_ns.end();)
     it = it->second == 0 ? a.running_ns.erase(it) : std::next(it);
   return a;
+}
+
+std::string LinesOf(const std::vector<TextEvent>& events, int64_t tid, size_t limit) {
+  std::string out;
+  size_t n = 0;
+  for (const TextEvent& e : events)
+    if ((e.tid == tid || e.prev_pid == tid || e.next_pid == tid) && n++ < limit) out += e.line + "\n";
+  return out;
 }
 
 }  // namespace macroscope::testing

@@ -23,6 +23,7 @@ struct TextEvent {
   int64_t tid = 0;      // the task the line names before the CPU
   std::string name;     // as printed: "sched_switch" (trace-cmd), "sched:sched_switch" (perf)
   std::optional<int64_t> prev_pid, next_pid;  // sched_switch's fields
+  std::string line;     // the whole line, for messages
 };
 
 // The event lines of `text`, in its order; other lines (headers, "CPU:N
@@ -40,5 +41,9 @@ struct SwitchAccounting {
 };
 
 SwitchAccounting AccountSwitches(const std::vector<TextEvent>& events);
+
+// The first `limit` lines that name `tid` (as the task, or switched out or
+// in), for a message.
+std::string LinesOf(const std::vector<TextEvent>& events, int64_t tid, size_t limit = 40);
 
 }  // namespace macroscope::testing
