@@ -101,6 +101,7 @@ TEST(ParaverBadInput, EachClassIsRefusedWithItsLine) {
        "announces 1 application(s) and describes more"},
       {"communicator count", "#Paraver (x):10:1(2):1:1(2:1),x\n", "", "", "prv", 1, "expected ',<communicators>'"},
       {"node cpus", "#Paraver (x):10:2(1,x):1:1(2:1)\n", "", "", "prv", 1, "the CPUs of a node 'x' are not a number"},
+      {"too many nodes", "#Paraver (x):10:2000000:1:1(2:1)\n", "", "", "prv", 1, "more than 1048576 nodes"},
       {"pcf value", h, "EVENT_TYPE\n0 1 x\nVALUES\n--1 y\n", "", "pcf", 4, "expected an event value"},
       {"pcf state", h, "STATES\nzero Idle\n", "", "pcf", 2, "expected a state"},
       {"pcf colour", h, "STATES_COLOR\n0 {1,2}\n", "", "pcf", 2, "expected a colour"},

@@ -331,6 +331,20 @@ TEST(ParaverRecordKinds, RoundTripKeepsEveryKind) {
     EXPECT_EQ(ReadText(dir.path() + "/out" + ext), ReadText(dir.path() + "/again" + ext)) << ext;
 }
 
+// The nodes a trace was read with are written back, and each thread's
+// records name a CPU of its task's node (Paraver drops records whose CPU is
+// on another node), CPU 0 (none) when the node has no CPU left.
+TEST(ParaverRecordKinds, WrittenCpusBelongToTheTasksNode) {
+  TempDir dir;
+  WriteText(dir.path() + "/in.prv",
+            "#Paraver (x):100_ns:2(2,1):1:2(2:2,1:1)\n1:9:1:1:1:0:10:1\n1:9:1:1:2:0:10:1\n1:9:1:2:1:0:10:1\n");
+  ASSERT_EQ(Macroscope("convert " + dir.path() + "/in.prv -o " + dir.path() + "/out.prv").exit_code, 0);
+  // Node 1 holds CPUs 1 and 2, node 2 CPU 3: task 1 (node 2) gets CPU 3 and
+  // then none, task 2 (node 1) CPU 1.
+  EXPECT_EQ(ReadText(dir.path() + "/out.prv"),
+            "#Paraver (x):100_ns:2(2,1):1:2(2:2,1:1)\n1:3:1:1:1:0:10:1\n1:0:1:1:2:0:10:1\n1:1:1:2:1:0:10:1\n");
+}
+
 // A larger trace of every kind: info's totals are the counts made while writing it.
 TEST(ParaverRecordKinds, InfoCountsEveryKind) {
   TempDir dir;

@@ -109,12 +109,14 @@ Header ParseHeader(std::string_view line, const std::string& file) {
   std::string_view list, after;
   if (!CountAndList(nodes_field, nodes, list, after) || !after.empty())
     fail("expected nodes as N(cpus,...), N or 0, not '" + std::string(nodes_field) + "'");
+  if (nodes > kMaxThreads) fail("more than " + std::to_string(kMaxThreads) + " nodes");
   if (nodes_field.find('(') != std::string_view::npos) {
     uint64_t cpus = 0, given = 0;
     for (size_t from = 0;; ++given) {
       const size_t comma = list.find(',', from);
       const std::string_view c = list.substr(from, comma - from);
       if (!ParseUnsigned(c, cpus)) fail("the CPUs of a node '" + std::string(c) + "' are not a number");
+      if (cpus > kMaxThreads) fail("more than " + std::to_string(kMaxThreads) + " CPUs in a node");
       if (comma == std::string_view::npos) break;
       from = comma + 1;
     }

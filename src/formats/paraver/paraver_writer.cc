@@ -23,6 +23,8 @@ namespace {
 
 // More names than this in one kept .row level is taken for a damaged field.
 constexpr uint64_t kMaxRowNames = uint64_t{1} << 24;
+// As the reader's limits: nodes in a header, CPUs in a node.
+constexpr uint64_t kMaxNodes = uint64_t{1} << 20;
 
 // Numbers for the things Paraver numbers (state values, event types, event
 // values, tags; keys: their name's StringId, or a TypeId): a declared numeric
@@ -188,28 +190,28 @@ std::string_view IntegerOr0(std::string_view field, std::string& scratch) {
   return ParseInteger(field, scratch) && scratch == field ? field : std::string_view("0");
 }
 
-// The CPUs a header's nodes field describes ("0", "N", "N(c,...)"); false
-// when it is not one.
-bool CountCpus(std::string_view nodes, uint64_t& cpus) {
+// The CPUs of each node a header's nodes field describes ("0": none, "N":
+// one each, "N(c,...)"); false when it is not one.
+bool NodeCpus(std::string_view nodes, std::vector<uint64_t>& cpus) {
+  cpus.clear();
   const size_t open = nodes.find('(');
   uint64_t n = 0;
   if (open == std::string_view::npos) {
-    cpus = 0;
-    return ParseUnsigned(nodes, n) && (cpus = n, true);
+    if (!ParseUnsigned(nodes, n) || n > kMaxNodes) return false;
+    cpus.assign(n, 1);
+    return true;
   }
   if (!nodes.ends_with(')') || !ParseUnsigned(nodes.substr(0, open), n)) return false;
-  cpus = 0;
-  uint64_t given = 0;
   const std::string_view list = nodes.substr(open + 1, nodes.size() - open - 2);
-  for (size_t from = 0;; ++given) {
+  for (size_t from = 0;;) {
     const size_t comma = list.find(',', from);
     uint64_t c = 0;
-    if (!ParseUnsigned(list.substr(from, comma - from), c)) return false;
-    cpus += c;
+    if (!ParseUnsigned(list.substr(from, comma - from), c) || c > kMaxNodes || cpus.size() >= kMaxNodes) return false;
+    cpus.push_back(c);
     if (comma == std::string_view::npos) break;
     from = comma + 1;
   }
-  return given + 1 == n;
+  return cpus.size() == n;
 }
 
 WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
@@ -222,9 +224,9 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
 
   // The resources: the ones a Paraver trace was read with (the root's user
   // field "nodes", the tasks' "node"), else one node holding one CPU per
-  // thread. Each thread's records name its CPU when the nodes have that
-  // many, else CPU 0 (none, for Paraver).
+  // thread.
   std::string nodes = "1(" + std::to_string(std::max<size_t>(threads_.size(), 1)) + ")";
+  std::vector<uint64_t> node_cpus;
   bool kept_nodes = false;
   std::vector<std::pair<std::string, std::string>> levels;  // "CPU 3" -> name: the .row's other levels
   std::string kept_date;
@@ -232,12 +234,9 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
     const std::string_view name = t_.Str(f.name);
     if (name == "date" && t_.Str(f.value).find_first_of(")\n\r") == std::string_view::npos)
       kept_date = t_.Str(f.value);
-    uint64_t cpus = 0;
-    if (name == "nodes" && CountCpus(t_.Str(f.value), cpus)) {
+    if (name == "nodes" && NodeCpus(t_.Str(f.value), node_cpus)) {
       nodes = t_.Str(f.value);
       kept_nodes = true;
-      if (cpus < threads_.size())
-        for (Thread& t : threads_) t.cpu = 0;
     }
     const size_t space = name.find(' ');
     uint64_t index = 0;
@@ -245,7 +244,28 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
         std::all_of(name.begin(), name.begin() + space, [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }))
       levels.emplace_back(std::string(name), std::string(t_.Str(f.value)));
   }
-  const StringId node_field = t_.strings().Find("node");
+  // Each task's node; each thread's records name a CPU of its task's node
+  // (Paraver checks that they agree), the next free one, else CPU 0 (none).
+  std::vector<std::vector<uint64_t>> task_node(appls_.size());
+  if (kept_nodes) {
+    const StringId node_field = t_.strings().Find("node");
+    std::vector<uint64_t> first_cpu(node_cpus.size() + 1, 1), used(node_cpus.size(), 0);
+    for (size_t n = 0; n < node_cpus.size(); ++n) first_cpu[n + 1] = first_cpu[n] + node_cpus[n];
+    for (size_t a = 0; a < appls_.size(); ++a)
+      for (size_t k = 0; k < appls_[a].tasks.size(); ++k) {
+        uint64_t node = node_cpus.empty() ? 0 : 1;  // "0": no nodes described, tasks on node 0
+        if (node_field != StringPool::kNoId && appls_[a].tasks[k] != kNone)
+          for (const ExtraField& f : t_.container(appls_[a].tasks[k]).extras)
+            if (f.name == node_field) ParseUnsigned(t_.Str(f.value), node);
+        task_node[a].push_back(node);
+        for (uint32_t th : appls_[a].threads[k]) {
+          Thread& t = threads_[thread_of_[th]];
+          t.cpu = node >= 1 && node <= node_cpus.size() && used[node - 1] < node_cpus[node - 1]
+                      ? static_cast<uint32_t>(first_cpu[node - 1] + used[node - 1]++)
+                      : 0;
+        }
+      }
+  }
 
   // Numbers for every name, declared aliases first.
   Numbering states, types, operations;
@@ -355,13 +375,9 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
   std::vector<std::string> communicators;  // the c: and i: lines
   for (size_t a = 0; a < appls_.size(); ++a) {
     std::fprintf(prv, "%s%zu(", a ? "," : "", appls_[a].tasks.size());
-    for (size_t k = 0; k < appls_[a].tasks.size(); ++k) {
-      uint64_t node = 1;
-      if (kept_nodes && node_field != StringPool::kNoId && appls_[a].tasks[k] != kNone)
-        for (const ExtraField& f : t_.container(appls_[a].tasks[k]).extras)
-          if (f.name == node_field) ParseUnsigned(t_.Str(f.value), node);
-      std::fprintf(prv, "%s%zu:%" PRIu64, k ? "," : "", appls_[a].threads[k].size(), node);
-    }
+    for (size_t k = 0; k < appls_[a].tasks.size(); ++k)
+      std::fprintf(prv, "%s%zu:%" PRIu64, k ? "," : "", appls_[a].threads[k].size(),
+                   kept_nodes ? task_node[a][k] : 1);
     std::fprintf(prv, ")");
     if (appls_[a].container == kNone) continue;
     for (const ExtraField& f : t_.container(appls_[a].container).extras) {
