@@ -129,6 +129,10 @@ void RegisterServeCommand(CLI::App& app) {
                   "Seconds a request may stall while it is sent (and an answer while it is read)")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
+  cmd->add_option("--max-compute-seconds", args->server.max_compute_seconds,
+                  "Seconds an aggregation or p list may compute before it is cancelled (503)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
   cmd->add_option("--p", args->p, "The p the printed URL opens the overview at (default: the quality curves' knee)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")

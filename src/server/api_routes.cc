@@ -84,8 +84,15 @@ void ApiRoutes::Register(httplib::Server& http) {
              Json([this, with_p](const httplib::Request& request) {
                const ServedTrace& served = TraceAt(request.matches[1]);
                const auto ticket = watch_.Watch(request);
-               return AggregateAnswer(*served.trace, &served - traces_.data(), request, cache_, threads_, with_p,
-                                      ticket->cancellation());
+               try {
+                 return AggregateAnswer(*served.trace, &served - traces_.data(), request, cache_, threads_, with_p,
+                                        ticket->cancellation());
+               } catch (const analysis::Cancelled&) {
+                 if (!ticket->expired()) throw;
+                 throw ApiError(503, "computation stopped after " + std::to_string(watch_.time_limit().count()) +
+                                         " s (serve --max-compute-seconds): ask for fewer slices, a shorter "
+                                         "range or fewer containers");
+               }
              }));
   }
   http.Get(R"(/api/traces/([^/]+)/stats)", Json([this](const httplib::Request& request) {

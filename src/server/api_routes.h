@@ -20,7 +20,8 @@ std::string ErrorJson(const std::string& message);
 
 class ApiRoutes {
  public:
-  // `watch` cancels an aggregation or p list whose client has gone.
+  // `watch` cancels an aggregation or p list whose client has gone or that
+  // runs past its time limit.
   ApiRoutes(std::vector<ServedTrace> traces, int threads, size_t cached_aggregations, ClientWatch& watch)
       : traces_(std::move(traces)), threads_(threads), cache_(cached_aggregations), watch_(watch) {}
 

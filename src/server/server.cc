@@ -71,6 +71,7 @@ class HttpServer : public httplib::Server {
 struct Server::Impl {
   Impl(std::vector<ServedTrace> traces, ServerOptions options)
       : options(std::move(options)),
+        watch(std::chrono::seconds(this->options.max_compute_seconds)),
         pool(this->options.limits),
         api(std::move(traces), this->options.threads, this->options.cached_aggregations, watch),
         files(this->options.web_directory) {}
@@ -152,6 +153,7 @@ Server::Server(std::vector<ServedTrace> traces, ServerOptions options)
   if (o.limits.max_client_connections < 1) throw UserError("--max-client-connections must be at least 1");
   if (o.idle_timeout < 1) throw UserError("--idle-timeout must be at least 1 (second)");
   if (o.read_timeout < 1) throw UserError("--read-timeout must be at least 1 (second)");
+  if (o.max_compute_seconds < 1) throw UserError("--max-compute-seconds must be at least 1");
   if (impl_->options.token) {
     impl_->token = *impl_->options.token;
     if (impl_->token.empty()) throw UserError("--token must not be empty");

@@ -31,6 +31,7 @@ struct ServerOptions {
   ConnectionLimits limits;
   int idle_timeout = 5;  // seconds a kept-alive connection may wait for its next request
   int read_timeout = 5;  // seconds a request may pause while it is sent (an answer while it is read)
+  int max_compute_seconds = 300;  // an aggregation or p list is cancelled (503) beyond
 };
 
 class Server {

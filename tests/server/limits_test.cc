@@ -225,6 +225,25 @@ TEST_F(ServerLimits, AbandonedComputationStops) {
   EXPECT_EQ(serve.StopWithin(SIGTERM, milliseconds(1000)), 0);
 }
 
+// A client that waits gets a 503 at the time limit, and the computation
+// stops there.
+TEST_F(ServerLimits, ComputationsStopAtTheTimeLimit) {
+  ServeProcess serve({trace_, "--threads", "1", "--max-compute-seconds", "1"});
+  const int fd = ConnectLoopback(serve.port(), 10000);
+  const auto begin = Clock::now();
+  ASSERT_TRUE(SendAll(fd, Get(kHeavy)));
+  const std::string answer = ReadAnswer(fd);
+  const auto took = Clock::now() - begin;
+  close(fd);
+  EXPECT_EQ(RawStatus(answer), 503) << answer;
+  EXPECT_NE(RawBody(answer).find("--max-compute-seconds"), std::string::npos) << answer;
+  EXPECT_GE(took, milliseconds(1000));
+  EXPECT_LT(took, milliseconds(3000));
+  const auto idle = TimeUntilIdle(serve.pid());
+  ASSERT_TRUE(idle);
+  EXPECT_LT(*idle, milliseconds(500));
+}
+
 TEST_F(ServerLimits, SigtermDuringAComputationExitsWithinASecond) {
   ServeProcess serve({trace_, "--threads", "1"});
   // A half-sent request and an idle connection do not hold the stop back.

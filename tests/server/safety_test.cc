@@ -202,6 +202,11 @@ TEST(ServerSafety, BadCommandLines) {
   EXPECT_EQ(exit_code(""), 1);
   EXPECT_EQ(exit_code("'" + kExample + "' --p 1.5"), 1);
   EXPECT_EQ(exit_code("'" + kExample + "' --slices 0"), 1);
+  EXPECT_EQ(exit_code("'" + kExample + "' --max-connections 0"), 1);
+  EXPECT_EQ(exit_code("'" + kExample + "' --max-client-connections 0"), 1);
+  EXPECT_EQ(exit_code("'" + kExample + "' --idle-timeout 0"), 1);
+  EXPECT_EQ(exit_code("'" + kExample + "' --read-timeout -1"), 1);
+  EXPECT_EQ(exit_code("'" + kExample + "' --max-compute-seconds 0"), 1);
 }
 
 }  // namespace
