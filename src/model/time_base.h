@@ -1,12 +1,12 @@
 // What a trace's time values mean, and how they are read and written.
 //
 // Model times are doubles in the trace's own tick. Readers of integer clocks
-// (CTF's nanoseconds, OTF2's timer ticks) store whole ticks counted from an
-// origin near the trace's first event: a double holds every integer below
-// 2^53 exactly (104 days of nanoseconds; CheckWholeTicks refuses more), so
-// no timestamp is ever rounded, differences are exact and order is the
-// reader's. Pajé and Chrome traces keep the numbers their text gives
-// (seconds; microseconds), as pj_dump and the browsers read them.
+// (CTF's nanoseconds, OTF2's timer ticks, Chrome's microseconds read from
+// their text as nanoseconds) store whole ticks counted from an origin near
+// the trace's first event: a double holds every integer below 2^53 exactly
+// (104 days of nanoseconds; CheckWholeTicks refuses more), so no timestamp
+// is ever rounded, differences are exact and order is the reader's. Pajé
+// traces keep the numbers their text gives (seconds), as pj_dump reads them.
 //
 // Everything a person or a program reads goes through here: the trace's own
 // clock printed exactly (origin + ticks, in integer arithmetic), times
@@ -22,8 +22,8 @@
 namespace macroscope {
 
 struct TimeBase {
-  // One tick lasts num/den seconds: 1/1000000000 for CTF, 1/resolution for
-  // OTF2, 1/1000000 for Chrome, 1/1 for Pajé.
+  // One tick lasts num/den seconds: 1/1000000000 for CTF and Chrome,
+  // 1/resolution for OTF2, 1/1 for Pajé.
   uint64_t num = 1, den = 1;
   // Model times are whole ticks counted from `origin` ticks of the clock.
   bool whole_ticks = false;
