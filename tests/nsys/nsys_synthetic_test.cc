@@ -216,5 +216,32 @@ TEST_F(NsysSynthetic, SeveralFilesArePlacedByTheirSessionStarts) {
   EXPECT_EQ(refused.err.rfind("macroscope: " + second + ": no TARGET_INFO_SESSION_START_TIME", 0), 0u) << refused.err;
 }
 
+TEST(NsysCallNames, CallsWithoutANameInStringIdsAreNamedByTheirCbid) {
+  // Calls whose nameId is not in StringIds (or absent): the callback id, named
+  // by the export's ENUM_CUDA_RUNTIME_API / ENUM_CUDA_DRIVER_API when it has them.
+  TempDir dir;
+  const std::string file = dir.path() + "/cbid.sqlite";
+  MakeDatabase(file,
+               "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+               "CREATE TABLE ENUM_CUDA_RUNTIME_API (id INTEGER, name TEXT);"
+               "INSERT INTO ENUM_CUDA_RUNTIME_API VALUES (211, 'cudaLaunchKernel'), (31, 'cudaMemcpy');"
+               "CREATE TABLE ENUM_CUDA_DRIVER_API (id INTEGER, name TEXT);"
+               "INSERT INTO ENUM_CUDA_DRIVER_API VALUES (307, 'cuLaunchKernel');"
+               "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER,"
+               " globalTid INTEGER, correlationId INTEGER, cbid INTEGER);"
+               "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (10, 20, 0, 281546145665170, 1, 211),"
+               " (30, 40, 0, 281546145665170, 2, 31), (50, 60, 0, 281546145665170, 3, 31),"
+               " (70, 80, 1, 281546145665170, 4, 307), (90, 95, 0, 281546145665170, 5, 999);");
+  std::map<std::string, uint64_t> calls;
+  for (const auto& [key, n] : DumpCounts(Dump(file), "State")) calls[key.substr(key.find('|') + 1)] = n;
+  auto expected = SqliteCounts(file,
+                               "select coalesce(e.name, d.name), count(*) from CUPTI_ACTIVITY_KIND_RUNTIME r "
+                               "left join ENUM_CUDA_RUNTIME_API e on e.id = r.cbid and r.eventClass = 0 "
+                               "left join ENUM_CUDA_DRIVER_API d on d.id = r.cbid and r.eventClass = 1 "
+                               "where coalesce(e.name, d.name) is not null group by 1");
+  expected["runtime cbid 999"] = 1;
+  EXPECT_EQ(calls, expected);
+}
+
 }  // namespace
 }  // namespace macroscope::nsys_test

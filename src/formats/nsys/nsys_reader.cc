@@ -160,6 +160,8 @@ class Importer {
   void ReadNames();
   void ReadNvtx();
   void ReadCalls(std::string_view table);
+  // An ENUM_* table of the export (id, name), empty when it has none.
+  std::unordered_map<int64_t, StringId> EnumNames(std::string_view table);
   void ReadOsrt();
   void ReadKernels();
   void ReadMemcpys();
@@ -500,12 +502,22 @@ void Importer::ReadNvtx() {
   }
 }
 
+std::unordered_map<int64_t, StringId> Importer::EnumNames(std::string_view table) {
+  std::unordered_map<int64_t, StringId> names;
+  if (!schema_->HasTable(table) || !schema_->HasColumn(table, "id") || !schema_->HasColumn(table, "name")) return names;
+  sqlite::Statement s(*db_, schema_->Select(table, {"id", "name"}));
+  while (s.Step())
+    if (auto id = IntAt(s, 0); id && !s.IsNull(1)) names[*id] = S(s.Text(1));
+  return names;
+}
+
 void Importer::ReadCalls(std::string_view table) {
   if (!schema_->HasTable(table)) return;
   schema_->Require(table, {"start", "end", "globalTid"});
   sqlite::Statement s(*db_, schema_->Select(table, {"start", "end", "globalTid", "correlationId", "nameId",
                                                     "eventClass", "returnValue", "cbid"}));
   const int64_t default_class = table == kDriverTable ? kCudaDriver : kCudaRuntime;
+  const auto runtime_cbids = EnumNames("ENUM_CUDA_RUNTIME_API"), driver_cbids = EnumNames("ENUM_CUDA_DRIVER_API");
   while (s.Step()) {
     ++report_.rows;
     const auto tid = IntAt(s, 2);
@@ -519,10 +531,15 @@ void Importer::ReadCalls(std::string_view table) {
     const int64_t event_class = IntAt(s, 5).value_or(default_class);
     StringId name = StringOf(s, 4);
     if (name == kNone) {
-      // No name in StringIds: the callback id CUPTI gives every API function.
+      // No name in StringIds: the callback id CUPTI gives every API function,
+      // named by the export's enum table when it has one.
+      const bool driver = event_class == kCudaDriver;
       const auto cbid = IntAt(s, 7);
-      name = S(std::string(event_class == kCudaDriver ? "driver" : "runtime") + " cbid " +
-               (cbid ? std::to_string(*cbid) : std::string("unknown")));
+      const auto& names = driver ? driver_cbids : runtime_cbids;
+      auto known = cbid ? names.find(*cbid) : names.end();
+      name = known != names.end() ? known->second
+                                  : S(std::string(driver ? "driver" : "runtime") + " cbid " +
+                                      (cbid ? std::to_string(*cbid) : std::string("unknown")));
     }
     const auto correlation = IntAt(s, 3);
     const auto returned = IntAt(s, 6);
