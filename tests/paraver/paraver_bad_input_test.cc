@@ -77,6 +77,8 @@ TEST(ParaverBadInput, EachClassIsRefusedWithItsLine) {
       {"global operation time", h + "4:1:1:1:1:x:1:2:3:4:0\n", "", "", "prv", 2, "the time 'x' is not a number"},
       {"global operation beyond 2^53", h + "4:1:1:1:1:9007199254740992:1:2:3:4:0\n", "", "", "prv", 2, "beyond 2^53"},
       {"global operation thread", h + "4:1:1:1:3:5:1:2:3:4:0\n", "", "", "prv", 2, "no thread 3 in task 1.1"},
+      {"duration beyond 2^53", "#Paraver (x):9007199254740992_ns:1(2):1:1(2:1)\n", "", "", "prv", 1, "beyond 2^53"},
+      {"receive beyond 2^53", h + "3:1:1:1:1:0:0:1:1:1:2:0:9007199254740992:8:1\n", "", "", "prv", 2, "beyond 2^53"},
       {"state end beyond 2^53", h + "1:1:1:1:1:0:9007199254740992:1\n", "", "", "prv", 2, "beyond 2^53"},
       {"state end -2", h + "1:1:1:1:1:0:-2:1\n", "", "", "prv", 2, "the end time '-2' is not a number"},
       {"physical send time", h + "3:1:1:1:1:0:a:1:1:1:2:0:0:8:1\n", "", "", "prv", 2,
