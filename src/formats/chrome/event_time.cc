@@ -1,40 +1,56 @@
 #include "formats/chrome/event_time.h"
 
 #include <cstdint>
-#include <string>
 
 namespace macroscope::chrome {
 
 namespace {
 
-__extension__ typedef unsigned __int128 Uint128;  // exact products of up to 19 digits and a power of ten
+__extension__ typedef unsigned __int128 Uint128;  // up to 38 significant digits, exactly
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The significant digits of a number as they come (no leading zeros; zeros
+// after them held back, so that trailing zeros end up as a power of ten).
+struct Significand {
+  Uint128 value = 0;
+  int64_t digits = 0;         // significant digits taken, trailing zeros excluded
+  int64_t pending_zeros = 0;  // zeros after the last nonzero digit
+  void Add(char c) {
+    if (c == '0') {
+      if (digits > 0) ++pending_zeros;
+      return;
+    }
+    for (; pending_zeros > 0; --pending_zeros) Push(0);
+    Push(c - '0');
+  }
+  void Push(int d) {
+    if (++digits <= 38) value = value * 10 + static_cast<unsigned>(d);  // beyond, the outcome is decided
+  }
+};
 
 }  // namespace
 
 MicrosText ParseMicrosAsNs(std::string_view text, int64_t& ns) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n' || text.front() == '\r'))
-    text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
-    text.remove_suffix(1);
+  while (!text.empty() && IsBlank(text.front())) text.remove_prefix(1);
+  while (!text.empty() && IsBlank(text.back())) text.remove_suffix(1);
   // JSON's number: -? digits (. digits)? ([eE] [+-]? digits)?, as
-  // significant digits (no leading zeros) and a power of ten.
+  // significant digits times a power of ten.
   size_t i = 0;
   const bool negative = i < text.size() && text[i] == '-';
   if (negative) ++i;
-  std::string digits;
+  Significand s;
   int64_t exponent = 0;
-  size_t integer_digits = 0, fraction_digits = 0;
-  for (; i < text.size() && IsDigit(text[i]); ++i, ++integer_digits)
-    if (!digits.empty() || text[i] != '0') digits += text[i];
+  const size_t integer_start = i;
+  for (; i < text.size() && IsDigit(text[i]); ++i) s.Add(text[i]);
+  if (i == integer_start) return MicrosText::kNotANumber;
   // nlohmann's lexer hands over its token with the locale's decimal point.
   if (i < text.size() && (text[i] == '.' || text[i] == ',')) {
-    for (++i; i < text.size() && IsDigit(text[i]); ++i, ++fraction_digits, --exponent)
-      if (!digits.empty() || text[i] != '0') digits += text[i];
-    if (fraction_digits == 0) return MicrosText::kNotANumber;
+    const size_t fraction_start = ++i;
+    for (; i < text.size() && IsDigit(text[i]); ++i, --exponent) s.Add(text[i]);
+    if (i == fraction_start) return MicrosText::kNotANumber;
   }
-  if (integer_digits == 0) return MicrosText::kNotANumber;
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     ++i;
     const bool minus = i < text.size() && text[i] == '-';
@@ -46,20 +62,15 @@ MicrosText ParseMicrosAsNs(std::string_view text, int64_t& ns) {
     exponent += minus ? -e : e;
   }
   if (i != text.size()) return MicrosText::kNotANumber;
-  // Trailing zeros are powers of ten; then nanoseconds = digits * 10^(exponent + 3).
-  while (!digits.empty() && digits.back() == '0') {
-    digits.pop_back();
-    ++exponent;
-  }
-  if (digits.empty()) {
+  if (s.digits == 0) {
     ns = 0;
     return MicrosText::kExact;
   }
-  exponent += 3;
+  // Nanoseconds = significand * 10^(exponent + trailing zeros + 3).
+  exponent += s.pending_zeros + 3;
   if (exponent < 0) return MicrosText::kFinerThanNs;
-  if (static_cast<int64_t>(digits.size()) + exponent > 19) return MicrosText::kOutOfRange;
-  Uint128 value = 0;
-  for (char c : digits) value = value * 10 + static_cast<unsigned>(c - '0');
+  if (s.digits + exponent > 19) return MicrosText::kOutOfRange;
+  Uint128 value = s.value;
   for (int64_t e = 0; e < exponent; ++e) value *= 10;
   const Uint128 limit = static_cast<Uint128>(INT64_MAX) + (negative ? 1 : 0);
   if (value > limit) return MicrosText::kOutOfRange;
