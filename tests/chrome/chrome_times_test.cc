@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/chrome/chrome_reader.h"
+#include "formats/chrome/event_time.h"
 #include "model/time_base.h"
 #include "test_helpers.h"
 
@@ -37,6 +38,46 @@ std::vector<int64_t> PythonNanoseconds(const std::vector<std::string>& micros) {
   for (int64_t v = 0; in >> v;) ns.push_back(v);
   EXPECT_EQ(ns.size(), micros.size()) << r.out;
   return ns;
+}
+
+// The exact parser against Python's decimal arithmetic on random JSON
+// number texts (fractions, trailing zeros, exponents, beyond 64 bits):
+// Python says which are whole ns in an int64_t, and which ns.
+TEST(ChromeTimes, ParserAgreesWithPythonDecimal) {
+  const std::string dir = Scratch("decimal");
+  WriteText(dir + "/cases.py", R"(import random
+from decimal import Decimal, getcontext
+getcontext().prec = 200
+random.seed(3)
+for _ in range(3000):
+    whole = random.choice([0, 1, random.randint(0, 10**random.randint(1, 22))])
+    s = ('-' if random.random() < 0.3 else '') + str(whole)
+    if random.random() < 0.6:
+        fraction = ''.join(random.choice('0123456789') for _ in range(random.randint(1, 8)))
+        s += '.' + fraction + '0' * random.randint(0, 3)
+    if random.random() < 0.3:
+        s += 'e' + random.choice(['', '+', '-']) + str(random.randint(0, 25))
+    v = Decimal(s) * 1000
+    if v != v.to_integral_value(): print(s, 'finer')
+    elif not -2**63 <= int(v) < 2**63: print(s, 'range')
+    else: print(s, int(v))
+)");
+  auto r = RunCommand("python3 " + dir + "/cases.py");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  size_t cases = 0;
+  for (std::string text, expected; lines >> text >> expected; ++cases) {
+    int64_t ns = 0;
+    const MicrosText got = ParseMicrosAsNs(text, ns);
+    if (expected == "finer") EXPECT_EQ(got, MicrosText::kFinerThanNs) << text;
+    else if (expected == "range") EXPECT_EQ(got, MicrosText::kOutOfRange) << text;
+    else EXPECT_TRUE(got == MicrosText::kExact && std::to_string(ns) == expected) << text << " -> " << ns;
+  }
+  EXPECT_EQ(cases, 3000u);
+  for (const char* text : {"NaN", "-", "1.", ".5", "1e", "1e+", "0x10", "1.5.2", "--1", "Infinity", ""}) {
+    int64_t ns = 0;
+    EXPECT_EQ(ParseMicrosAsNs(text, ns), MicrosText::kNotANumber) << text;
+  }
 }
 
 // Microseconds since 1970 with nanosecond fractions (a double of them steps
