@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/cancellation.h"
+#include "analysis/zeroed_vector.h"
+
 namespace macroscope::analysis {
 
 // Per-interval sums kept with Kahan compensation (value = sum - comp), plus
@@ -25,15 +28,18 @@ class IntervalAccumulator {
   // For every interval [i, j] of a series with per-slice sums `sums` and
   // per-slice information terms `info` (sum of v log2 v of the cells in the
   // slice), adds gain = S log2 S - I with S, I the interval's totals.
-  void AddSeries(const double* sums, const double* info);
+  // Throws Cancelled once `cancel` is set (polled every 256 rows); the
+  // accumulator is then only good for Reset() or destruction.
+  void AddSeries(const double* sums, const double* info, const Cancellation* cancel = nullptr);
   // Back to all zeros.
   void Reset();
 
  private:
   int32_t slices_;
-  std::vector<double> sum_;
-  std::vector<double> comp_;
-  std::vector<double> magnitude_;
+  // Zeroed as first touched, in AddSeries (which polls its cancellation).
+  ZeroedVector<double> sum_;
+  ZeroedVector<double> comp_;
+  ZeroedVector<double> magnitude_;
   std::vector<double> s_buf_;  // scratch: S[i, j] for the current row
   std::vector<double> i_buf_;  // scratch: I[i, j]
 };

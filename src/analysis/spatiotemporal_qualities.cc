@@ -74,8 +74,8 @@ SpatiotemporalQualities SpatiotemporalQualities::Compute(const MicroModel& model
     for (const auto& series : out) slot[series.type] = -1;
   }
 
-  q.gain_.assign(tree.size() * triangle, 0.0);
-  q.loss_.assign(tree.size() * triangle, 0.0);
+  q.gain_ = ZeroedVector<double>(tree.size() * triangle);
+  q.loss_ = ZeroedVector<double>(tree.size() * triangle);
   if (threads <= 0) threads = DefaultThreadCount();
   std::vector<std::unique_ptr<IntervalAccumulator>> accumulators(threads);
   ParallelFor(tree.size(), threads, [&](int64_t node, int worker) {
@@ -89,8 +89,7 @@ SpatiotemporalQualities SpatiotemporalQualities::Compute(const MicroModel& model
     }
     std::vector<long double> slice_total(n, 0.0L);
     for (const auto& s : series) {
-      ThrowIfCancelled(cancel);
-      acc->AddSeries(s.sum.data(), s.info.data());
+      acc->AddSeries(s.sum.data(), s.info.data(), cancel);
       for (int32_t t = 0; t < n; ++t) slice_total[t] += s.sum[t];
     }
     const long double leaves = static_cast<long double>(q.leaf_count_[node]);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/cancellation.h"
+#include "analysis/zeroed_vector.h"
 #include "analysis/hierarchy.h"
 #include "analysis/micro_model.h"
 #include "analysis/triangle.h"
@@ -25,7 +26,7 @@ class SpatiotemporalQualities {
   static constexpr uint64_t kMaxBytes = uint64_t{6} << 30;
 
   // Throws UserError when the tables would exceed kMaxBytes; Cancelled
-  // once `cancel` is set (polled before each series, O(|T|^2) steps).
+  // once `cancel` is set (polled every 256 rows of a series).
   static SpatiotemporalQualities Compute(const MicroModel& model, int threads = 0,
                                          const Cancellation* cancel = nullptr);
 
@@ -52,8 +53,8 @@ class SpatiotemporalQualities {
   int32_t slices_ = 0;
   bool normalized_ = false;
   std::vector<int64_t> leaf_count_;
-  std::vector<double> gain_;
-  std::vector<double> loss_;
+  ZeroedVector<double> gain_;
+  ZeroedVector<double> loss_;
 };
 
 }  // namespace macroscope::analysis

@@ -45,9 +45,8 @@ TemporalQualities TemporalQualities::Compute(const MicroModel& model, int thread
     accumulators[run] = std::make_unique<IntervalAccumulator>(n);
     std::vector<double> info(n);
     for (int64_t s = first; s < last; ++s) {
-      ThrowIfCancelled(cancel);
       for (int32_t t = 0; t < n; ++t) info[t] = XLog2X(series[s][t]);
-      accumulators[run]->AddSeries(series[s].data(), info.data());
+      accumulators[run]->AddSeries(series[s].data(), info.data(), cancel);
     }
   });
 
@@ -59,8 +58,8 @@ TemporalQualities TemporalQualities::Compute(const MicroModel& model, int thread
 
   TemporalQualities q;
   q.slices_ = n;
-  q.gain_.assign(TriangleSize(n), 0.0);
-  q.loss_.assign(TriangleSize(n), 0.0);
+  q.gain_ = ZeroedVector<double>(TriangleSize(n));
+  q.loss_ = ZeroedVector<double>(TriangleSize(n));
   for (int32_t i = 0; i < n; ++i) {
     ThrowIfCancelled(cancel);
     long double total = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/cancellation.h"
+#include "analysis/zeroed_vector.h"
 #include "analysis/micro_model.h"
 #include "analysis/triangle.h"
 
@@ -21,8 +22,8 @@ class TemporalQualities {
   static constexpr uint64_t kMaxBytes = uint64_t{6} << 30;
 
   // threads = 0: DefaultThreadCount(). Throws UserError when the tables
-  // would exceed kMaxBytes; Cancelled once `cancel` is set (polled before
-  // each series and each row, O(|T|^2) and O(|T|) steps).
+  // would exceed kMaxBytes; Cancelled once `cancel` is set (polled every
+  // 256 rows of a series and before each row of the result).
   static TemporalQualities Compute(const MicroModel& model, int threads = 0, const Cancellation* cancel = nullptr);
 
   int32_t slices() const { return slices_; }
@@ -40,8 +41,8 @@ class TemporalQualities {
  private:
   int32_t slices_ = 0;
   bool normalized_ = false;
-  std::vector<double> gain_;
-  std::vector<double> loss_;
+  ZeroedVector<double> gain_;
+  ZeroedVector<double> loss_;
 };
 
 }  // namespace macroscope::analysis
