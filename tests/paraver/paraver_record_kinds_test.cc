@@ -331,18 +331,30 @@ TEST(ParaverRecordKinds, RoundTripKeepsEveryKind) {
     EXPECT_EQ(ReadText(dir.path() + "/out" + ext), ReadText(dir.path() + "/again" + ext)) << ext;
 }
 
-// The nodes a trace was read with are written back, and each thread's
-// records name a CPU of its task's node (Paraver drops records whose CPU is
-// on another node), CPU 0 (none) when the node has no CPU left.
-TEST(ParaverRecordKinds, WrittenCpusBelongToTheTasksNode) {
+// Each record's CPU: by default its thread's, the next CPU of its task's
+// node (as Paraver's tools lay threads out; none when the node has none
+// left), kept as a user field "cpu" only when it is another (a thread that
+// moved); the writer writes both back, with the nodes the trace was read with.
+TEST(ParaverRecordKinds, RecordCpusAreKept) {
   TempDir dir;
-  WriteText(dir.path() + "/in.prv",
-            "#Paraver (x):100_ns:2(2,1):1:2(2:2,1:1)\n1:9:1:1:1:0:10:1\n1:9:1:1:2:0:10:1\n1:9:1:2:1:0:10:1\n");
+  // Node 1 holds CPUs 1 and 2, node 2 CPU 3: thread 1.1.1 (node 2) runs on
+  // CPU 3, thread 1.1.2 on none (0), thread 1.2.1 (node 1) on CPU 1, then 2.
+  const std::string prv =
+      "#Paraver (x):100_ns:2(2,1):1:2(2:2,1:1)\n"
+      "1:3:1:1:1:0:10:1\n1:0:1:1:2:0:10:1\n1:1:1:2:1:0:10:1\n1:2:1:2:1:10:20:1\n";
+  WriteText(dir.path() + "/in.prv", prv);
+  Trace t;
+  ReadParaverText(prv, "", "", "in.prv", t);
+  std::vector<std::string> moved;  // "start cpu" of the states with a CPU field
+  for (const EntityStore& s : t.stores())
+    for (size_t i = 0; i < s.size(); ++i)
+      s.extras.ForEach(i, [&](const ExtraField& f) {
+        if (t.Str(f.name) == "cpu")
+          moved.push_back(std::to_string(int(s.start[i])) + " " + std::string(t.Str(f.value)));
+      });
+  EXPECT_EQ(moved, (std::vector<std::string>{"10 2"}));
   ASSERT_EQ(Macroscope("convert " + dir.path() + "/in.prv -o " + dir.path() + "/out.prv").exit_code, 0);
-  // Node 1 holds CPUs 1 and 2, node 2 CPU 3: task 1 (node 2) gets CPU 3 and
-  // then none, task 2 (node 1) CPU 1.
-  EXPECT_EQ(ReadText(dir.path() + "/out.prv"),
-            "#Paraver (x):100_ns:2(2,1):1:2(2:2,1:1)\n1:3:1:1:1:0:10:1\n1:0:1:1:2:0:10:1\n1:1:1:2:1:0:10:1\n");
+  EXPECT_EQ(ReadText(dir.path() + "/out.prv"), prv);
 }
 
 // A larger trace of every kind: info's totals are the counts made while writing it.

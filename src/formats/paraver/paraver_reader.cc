@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/paraver/paraver_cpus.h"
 #include "formats/paraver/paraver_lines.h"
 #include "formats/paraver/paraver_names.h"
 #include "util/error.h"
@@ -109,14 +110,14 @@ Header ParseHeader(std::string_view line, const std::string& file) {
   std::string_view list, after;
   if (!CountAndList(nodes_field, nodes, list, after) || !after.empty())
     fail("expected nodes as N(cpus,...), N or 0, not '" + std::string(nodes_field) + "'");
-  if (nodes > kMaxThreads) fail("more than " + std::to_string(kMaxThreads) + " nodes");
+  if (nodes > kMaxNodes) fail("more than " + std::to_string(kMaxNodes) + " nodes");
   if (nodes_field.find('(') != std::string_view::npos) {
     uint64_t cpus = 0, given = 0;
     for (size_t from = 0;; ++given) {
       const size_t comma = list.find(',', from);
       const std::string_view c = list.substr(from, comma - from);
       if (!ParseUnsigned(c, cpus)) fail("the CPUs of a node '" + std::string(c) + "' are not a number");
-      if (cpus > kMaxThreads) fail("more than " + std::to_string(kMaxThreads) + " CPUs in a node");
+      if (cpus > kMaxNodes) fail("more than " + std::to_string(kMaxNodes) + " CPUs in a node");
       if (comma == std::string_view::npos) break;
       from = comma + 1;
     }
@@ -199,7 +200,7 @@ struct PendingHalf {
   bool is_start;
   uint32_t thread;
   StringId value, key;
-  ExtraField fields[2];
+  ExtraField fields[3];
   uint8_t field_count;
   bool operator>(const PendingHalf& o) const { return time != o.time ? time > o.time : order > o.order; }
 };
@@ -220,6 +221,10 @@ class Importer {
   uint64_t Number(std::string_view field, const char* what);
   StringId Integer(std::string_view field, const char* what);
   uint32_t Thread(const std::vector<std::string_view>& f, size_t at);
+  // Appends to `fields` the record's CPU (field f[at]) as `name` when it is
+  // not the thread's by default (paraver_cpus.h); returns the count.
+  uint8_t Cpu(const std::vector<std::string_view>& f, size_t at, uint32_t thread, const char* name,
+              ExtraField* fields, uint8_t count);
   void Define(const PcfNames& pcf, const std::string& pcf_name);
   void CreateContainers(const RowNames& row, const std::string& row_name);
   StringId EventType(uint64_t type);
@@ -241,6 +246,7 @@ class Importer {
   std::string pcf_name_;
   std::vector<std::vector<uint32_t>> first_thread_;  // [appl][task] -> global index of its thread 1
   std::vector<StringId> thread_ids_;                  // global thread index -> container identifier
+  std::vector<uint64_t> default_cpu_;                 // global thread index -> its records' CPU by default
   std::vector<std::vector<OpenState>> open_;          // global thread index -> states open, outermost first
   std::vector<std::vector<ExtraField>> communicators_;  // per application, before the containers exist
   std::unordered_map<uint64_t, StringId> event_types_;
@@ -271,6 +277,13 @@ StringId Importer::Integer(std::string_view field, const char* what) {
   if (!ParseInteger(field, scratch_))
     Fail(std::string("the ") + what + " '" + std::string(field) + "' is not a number");
   return S(scratch_);
+}
+
+uint8_t Importer::Cpu(const std::vector<std::string_view>& f, size_t at, uint32_t thread, const char* name,
+                      ExtraField* fields, uint8_t count) {
+  const uint64_t cpu = Number(f[at], "cpu");
+  if (cpu != default_cpu_[thread]) fields[count++] = {S(name), S(std::to_string(cpu))};
+  return count;
 }
 
 // The global index of the thread named by fields at, at+1, at+2 (appl, task, thread).
@@ -336,6 +349,9 @@ void Importer::CreateContainers(const RowNames& row, const std::string& row_name
     for (size_t i = 0; i < l.names.size(); ++i)
       root.push_back({S(level + " " + std::to_string(i + 1)), S(l.names[i])});
   }
+  std::vector<uint64_t> node_cpus;
+  NodeCpus(header_.nodes, node_cpus);  // checked by ParseHeader
+  CpuLayout layout(node_cpus);
   const StringId k_node = S("node");
   size_t task_index = 0;
   for (size_t a = 0; a < header_.appls.size(); ++a) {
@@ -357,6 +373,7 @@ void Importer::CreateContainers(const RowNames& row, const std::string& row_name
         sim_.CreateContainer(0, S("THREAD"), task_id,
                              S(thread_names ? (*thread_names)[thread_ids_.size()] : "THREAD " + thread), thread_id, {});
         thread_ids_.push_back(thread_id);
+        default_cpu_.push_back(layout.Next(header_.appls[a][t].node));
       }
     }
   }
@@ -462,8 +479,9 @@ void Importer::Split(std::string_view line) {
 void Importer::State(const std::vector<std::string_view>& f) {
   if (f.size() != 8)
     Fail("a state record has 8 fields (1:cpu:appl:task:thread:begin:end:state), not " + std::to_string(f.size()));
-  Number(f[1], "cpu");
   const uint32_t thread = Thread(f, 2);
+  ExtraField cpu[1];
+  const uint8_t cpu_fields = Cpu(f, 1, thread, "cpu", cpu, 0);
   const double begin = Time(f[5], "begin time");
   const bool open_ended = f[6] == "-1";
   auto& open = open_[thread];
@@ -479,7 +497,7 @@ void Importer::State(const std::vector<std::string_view>& f) {
   if (!open.empty() && end > open.back().end)
     Fail("the state [" + std::string(f[5]) + ", " + std::string(f[6]) +
          "] overlaps a state of its thread that ends inside it, without nesting in it");
-  sim_.PushState(begin, k_state_, thread_ids_[thread], S(std::to_string(state)), {});
+  sim_.PushState(begin, k_state_, thread_ids_[thread], S(std::to_string(state)), paje::Extras(cpu, cpu_fields));
   open.push_back({end, open_ended});
   report.states++;
 }
@@ -493,19 +511,20 @@ void Importer::GlobalOperation(const std::vector<std::string_view>& f) {
     Fail("a global operation record has 11 fields "
          "(4:cpu:appl:task:thread:time:communicator:send size:receive size:operation:root), not " +
          std::to_string(f.size()));
-  Number(f[1], "cpu");
   const uint32_t thread = Thread(f, 2);
   const double time = Time(f[5], "time");
-  const ExtraField fields[] = {{S("communicator"), S(std::to_string(Number(f[6], "communicator")))},
-                               {S("send_size"), Integer(f[7], "send size")},
-                               {S("recv_size"), Integer(f[8], "receive size")},
-                               {S("root"), Integer(f[10], "root")}};
+  ExtraField fields[] = {{S("communicator"), S(std::to_string(Number(f[6], "communicator")))},
+                         {S("send_size"), Integer(f[7], "send size")},
+                         {S("recv_size"), Integer(f[8], "receive size")},
+                         {S("root"), Integer(f[10], "root")},
+                         {}};
+  const uint8_t count = Cpu(f, 1, thread, "cpu", fields, 4);
   const StringId operation = S(std::to_string(Number(f[9], "global operation")));
   if (k_global_op_ == kEmptyString) {
     k_global_op_ = S("GLOBAL_OP");
     sim_.DefineEntityType(TypeKind::kEvent, S("THREAD"), S("Global operation"), k_global_op_, kEmptyString);
   }
-  sim_.NewEvent(time, k_global_op_, thread_ids_[thread], operation, fields);
+  sim_.NewEvent(time, k_global_op_, thread_ids_[thread], operation, paje::Extras(fields, count));
   report.global_operations++;
 }
 
@@ -521,19 +540,18 @@ void Importer::Record(std::string_view line) {
     if (f.size() < 8 || f.size() % 2 != 0)
       Fail("an event record has 2:cpu:appl:task:thread:time and type:value pairs, not " + std::to_string(f.size()) +
            " fields");
-    Number(f[1], "cpu");
     const uint32_t thread = Thread(f, 2);
+    ExtraField cpu[1];
+    const paje::Extras fields(cpu, Cpu(f, 1, thread, "cpu", cpu, 0));
     const double time = Time(f[5], "time");
     for (size_t i = 6; i < f.size(); i += 2) {
       const StringId type = EventType(Number(f[i], "event type"));
-      sim_.NewEvent(time, type, thread_ids_[thread], Integer(f[i + 1], "event value"), {});
+      sim_.NewEvent(time, type, thread_ids_[thread], Integer(f[i + 1], "event value"), fields);
       report.events++;
     }
   } else if (kind == "3") {
     // 3:cpu:appl:task:thread:logical send:physical send:cpu:appl:task:thread:logical recv:physical recv:size:tag
     if (f.size() != 15) Fail("a communication record has 15 fields, not " + std::to_string(f.size()));
-    Number(f[1], "cpu");
-    Number(f[7], "cpu");
     const uint32_t from = Thread(f, 2), to = Thread(f, 8);
     const double logical_send = Time(f[5], "logical send time");
     const double send = Time(f[6], "physical send time");
@@ -546,13 +564,14 @@ void Importer::Record(std::string_view line) {
       Fail("the communication's physical send (" + std::string(f[6]) + ") and receive (" + std::string(f[12]) +
            ") both come before its logical send (" + std::string(f[5]) + ")");
     const StringId key = S(std::to_string(++links_));
-    const PendingHalf sent{send, links_, true, from, value, key,
-                           {{S("logical_send"), S(std::to_string(static_cast<uint64_t>(logical_send)))},
-                            {S("size"), size}},
-                           2};
-    const PendingHalf received{recv, links_, false, to, value, key,
-                               {{S("logical_recv"), S(std::to_string(static_cast<uint64_t>(logical_recv)))}, {}},
-                               1};
+    PendingHalf sent{send, links_, true, from, value, key,
+                     {{S("logical_send"), S(std::to_string(static_cast<uint64_t>(logical_send)))}, {S("size"), size}},
+                     2};
+    PendingHalf received{recv, links_, false, to, value, key,
+                         {{S("logical_recv"), S(std::to_string(static_cast<uint64_t>(logical_recv)))}},
+                         1};
+    sent.field_count = Cpu(f, 1, from, "cpu_send", sent.fields, sent.field_count);
+    received.field_count = Cpu(f, 7, to, "cpu_recv", received.fields, received.field_count);
     const bool skewed = recv < send;  // clocks apart: the reception comes first
     const PendingHalf& first = skewed ? received : sent;
     const paje::Extras fields(first.fields, first.field_count);

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/paraver/paraver_cpus.h"
 #include "formats/paraver/paraver_lines.h"
 #include "formats/paraver/paraver_names.h"
 #include "formats/paraver/paraver_reader.h"
@@ -23,8 +24,6 @@ namespace {
 
 // More names than this in one kept .row level is taken for a damaged field.
 constexpr uint64_t kMaxRowNames = uint64_t{1} << 24;
-// As the reader's limits: nodes in a header, CPUs in a node.
-constexpr uint64_t kMaxNodes = uint64_t{1} << 20;
 
 // Numbers for the things Paraver numbers (state values, event types, event
 // values, tags; keys: their name's StringId, or a TypeId): a declared numeric
@@ -80,6 +79,7 @@ struct Record {
   uint64_t end;     // states: end; communications: physical receive
   uint64_t la, lb;  // communications: physical send, logical receive
   uint32_t thread, peer;
+  uint64_t cpu, peer_cpu;
   uint16_t level;   // states: nesting level, so that a parent comes before its children
   char kind;        // '1', '2', '3', '4'
   // state: value; event: type, value; communication: size, tag;
@@ -90,7 +90,7 @@ struct Record {
 struct Thread {
   ContainerId container;
   uint32_t appl, task, index;  // 1-based, as the records name them
-  uint32_t cpu;
+  uint64_t cpu;                // its records' CPU by default
 };
 
 class Writer {
@@ -190,30 +190,6 @@ std::string_view IntegerOr0(std::string_view field, std::string& scratch) {
   return ParseInteger(field, scratch) && scratch == field ? field : std::string_view("0");
 }
 
-// The CPUs of each node a header's nodes field describes ("0": none, "N":
-// one each, "N(c,...)"); false when it is not one.
-bool NodeCpus(std::string_view nodes, std::vector<uint64_t>& cpus) {
-  cpus.clear();
-  const size_t open = nodes.find('(');
-  uint64_t n = 0;
-  if (open == std::string_view::npos) {
-    if (!ParseUnsigned(nodes, n) || n > kMaxNodes) return false;
-    cpus.assign(n, 1);
-    return true;
-  }
-  if (!nodes.ends_with(')') || !ParseUnsigned(nodes.substr(0, open), n)) return false;
-  const std::string_view list = nodes.substr(open + 1, nodes.size() - open - 2);
-  for (size_t from = 0;;) {
-    const size_t comma = list.find(',', from);
-    uint64_t c = 0;
-    if (!ParseUnsigned(list.substr(from, comma - from), c) || c > kMaxNodes || cpus.size() >= kMaxNodes) return false;
-    cpus.push_back(c);
-    if (comma == std::string_view::npos) break;
-    from = comma + 1;
-  }
-  return cpus.size() == n;
-}
-
 WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
   const TimeBase& base = t_.time_base();
   keep_ticks_ =
@@ -244,13 +220,13 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
         std::all_of(name.begin(), name.begin() + space, [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }))
       levels.emplace_back(std::string(name), std::string(t_.Str(f.value)));
   }
-  // Each task's node; each thread's records name a CPU of its task's node
-  // (Paraver checks that they agree), the next free one, else CPU 0 (none).
+  // Each task's node; each thread's records name by default a CPU of its
+  // task's node (paraver_cpus.h), and the CPU the reader kept when it was
+  // another (the entity's user field "cpu", "cpu_send", "cpu_recv").
   std::vector<std::vector<uint64_t>> task_node(appls_.size());
   if (kept_nodes) {
     const StringId node_field = t_.strings().Find("node");
-    std::vector<uint64_t> first_cpu(node_cpus.size() + 1, 1), used(node_cpus.size(), 0);
-    for (size_t n = 0; n < node_cpus.size(); ++n) first_cpu[n + 1] = first_cpu[n] + node_cpus[n];
+    CpuLayout layout(node_cpus);
     for (size_t a = 0; a < appls_.size(); ++a)
       for (size_t k = 0; k < appls_[a].tasks.size(); ++k) {
         uint64_t node = node_cpus.empty() ? 0 : 1;  // "0": no nodes described, tasks on node 0
@@ -258,14 +234,15 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
           for (const ExtraField& f : t_.container(appls_[a].tasks[k]).extras)
             if (f.name == node_field) ParseUnsigned(t_.Str(f.value), node);
         task_node[a].push_back(node);
-        for (uint32_t th : appls_[a].threads[k]) {
-          Thread& t = threads_[thread_of_[th]];
-          t.cpu = node >= 1 && node <= node_cpus.size() && used[node - 1] < node_cpus[node - 1]
-                      ? static_cast<uint32_t>(first_cpu[node - 1] + used[node - 1]++)
-                      : 0;
-        }
+        for (uint32_t th : appls_[a].threads[k]) threads_[thread_of_[th]].cpu = layout.Next(node);
       }
   }
+  // A record's CPU: the one the reader kept, else its thread's.
+  auto cpu_of = [&](const EntityStore& s, size_t i, std::string_view field, uint32_t thread) {
+    uint64_t cpu = threads_[thread].cpu;
+    if (kept_nodes && !s.extras.empty()) ParseUnsigned(Extra(s, i, field), cpu);
+    return cpu;
+  };
 
   // Numbers for every name, declared aliases first.
   Numbering states, types, operations;
@@ -289,7 +266,7 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
     switch (s.kind) {
       case TypeKind::kState:
         for (size_t i = 0; i < s.size(); ++i) {
-          Record r{Ticks(s.start[i]), Ticks(s.end[i]), 0, 0, th, 0, s.level[i], '1', {}};
+          Record r{Ticks(s.start[i]), Ticks(s.end[i]), 0, 0, th, 0, cpu_of(s, i, "cpu", th), 0, s.level[i], '1', {}};
           r.text[0] = states.Of(s.value[i], t_.Str(s.value[i]));
           records.push_back(r);
         }
@@ -299,7 +276,7 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
         // Global operations (record 4) come back from the type the reader gives them.
         if (t_.Str(t_.type(s.type).alias) == "GLOBAL_OP") {
           for (size_t i = 0; i < s.size(); ++i) {
-            Record r{Ticks(s.start[i]), 0, 0, 0, th, 0, 0, '4', {}};
+            Record r{Ticks(s.start[i]), 0, 0, 0, th, 0, cpu_of(s, i, "cpu", th), 0, 0, '4', {}};
             uint64_t communicator = 0;
             const std::string_view c = Extra(s, i, "communicator");
             r.text[0] = ParseUnsigned(c, communicator) && std::to_string(communicator) == c ? c : "0";
@@ -319,7 +296,7 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
         }
         Numbering& v = values.try_emplace(s.type, true).first->second;
         for (size_t i = 0; i < s.size(); ++i) {
-          Record r{Ticks(s.start[i]), 0, 0, 0, th, 0, 0, '2', {}};
+          Record r{Ticks(s.start[i]), 0, 0, 0, th, 0, cpu_of(s, i, "cpu", th), 0, 0, '2', {}};
           r.text[0] = it->second;
           r.text[1] = v.Of(s.value[i], t_.Str(s.value[i]));
           records.push_back(r);
@@ -336,7 +313,9 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
             ParseUnsigned(Extra(s, i, "logical_send"), lsend);
             ParseUnsigned(Extra(s, i, "logical_recv"), lrecv);
           }
-          Record r{lsend, recv, send, lrecv, thread_of_[s.peer_start[i]], thread_of_[s.peer_end[i]], 0, '3', {}};
+          const uint32_t from = thread_of_[s.peer_start[i]], to = thread_of_[s.peer_end[i]];
+          Record r{lsend, recv, send, lrecv, from, to, cpu_of(s, i, "cpu_send", from), cpu_of(s, i, "cpu_recv", to),
+                   0, '3', {}};
           r.text[0] = IntegerOr0(Extra(s, i, "size"), scratch);
           r.text[1] = tags.Of(s.value[i], t_.Str(s.value[i]));
           records.push_back(r);
@@ -408,7 +387,7 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
   auto text = [](std::string_view v) { return static_cast<int>(v.size()); };
   for (const Record& r : records) {
     const Thread& t = threads_[r.thread];
-    std::fprintf(prv, "%c:%u:%u:%u:%u:", r.kind, t.cpu, t.appl, t.task, t.index);
+    std::fprintf(prv, "%c:%" PRIu64 ":%u:%u:%u:", r.kind, r.cpu, t.appl, t.task, t.index);
     if (r.kind == '1') {
       std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%.*s\n", r.time, r.end, text(r.text[0]), r.text[0].data());
     } else if (r.kind == '2') {
@@ -416,9 +395,9 @@ WriteStats Writer::Run(std::FILE* prv, std::FILE* pcf, std::FILE* row) {
                    r.text[1].data());
     } else if (r.kind == '3') {
       const Thread& p = threads_[r.peer];
-      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%u:%u:%u:%u:%" PRIu64 ":%" PRIu64 ":%.*s:%.*s\n", r.time, r.la, p.cpu,
-                   p.appl, p.task, p.index, r.lb, r.end, text(r.text[0]), r.text[0].data(), text(r.text[1]),
-                   r.text[1].data());
+      std::fprintf(prv, "%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%u:%u:%u:%" PRIu64 ":%" PRIu64 ":%.*s:%.*s\n",
+                   r.time, r.la, r.peer_cpu, p.appl, p.task, p.index, r.lb, r.end, text(r.text[0]),
+                   r.text[0].data(), text(r.text[1]), r.text[1].data());
     } else {
       std::fprintf(prv, "%" PRIu64, r.time);
       for (std::string_view v : r.text) std::fprintf(prv, ":%.*s", text(v), v.data());
