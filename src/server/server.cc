@@ -45,9 +45,10 @@ uint64_t ContentLength(const httplib::Request& request) {
 bool IsApi(const std::string& path) { return path == "/api" || path.compare(0, 5, "/api/") == 0; }
 
 // httplib keeps a connection open whatever the answer's Connection header
-// says (only the request's counts). Once the answer is sent, the reading
-// side of the socket is shut: the wait for the next request ends at once
-// (before, httplib would take the connection for gone and not answer).
+// says (only the request's counts). Once the answer is sent (the logger
+// runs then), the reading side of the socket is shut: httplib's wait for
+// the next request ends at once. Shut before, it would take the connection
+// for gone and send nothing.
 void CloseAfterAnswer(const httplib::Request& request, const httplib::Response& response) {
   if (response.get_header_value("Connection") != "close" || request.get_header_value("Connection") == "close") {
     return;
