@@ -20,10 +20,10 @@
 // Bad input (UserError "FILE:LINE: message"): a header that does not parse,
 // a record of an unknown kind, a field that is not a number, an object the
 // header does not have, a state that overlaps another without nesting in
-// it, time going backwards on a thread, a communication received before
-// it is sent, a communicator naming a task that is neither its
-// application's nor -1, fewer communicators than the header counts, a .pcf
-// or .row that does not parse or does not fit the header.
+// it, time going backwards on a thread, a communication sent and received
+// before its logical send, a communicator naming a task that is neither
+// its application's nor -1, fewer communicators than the header counts, a
+// .pcf or .row that does not parse or does not fit the header.
 #pragma once
 
 #include <cstdint>
