@@ -1,8 +1,9 @@
 // The Paraver trace the suite writes by hand (docs/paraver.md): small, and
-// with every record kind the reader maps — nested and consecutive states,
-// events with one and with several type:value pairs, named and unnamed
-// event types and values, a communication, a communicator — beside its
-// .pcf and .row.
+// with the usual record kinds — nested and consecutive states, events with
+// one and with several type:value pairs, named and unnamed event types and
+// values, a communication, a communicator — beside its .pcf and .row. The
+// others (global operations, intercommunicators, ends -1, header forms) are
+// in paraver_record_kinds_test.cc.
 #pragma once
 
 #include <string>
