@@ -2,8 +2,9 @@
 // caller (the server, when a client goes away or it stops) sets the flag
 // from any thread; the analyses poll it between steps short enough — one
 // row of a quality table, one p of a p list, one chunk of entities — that
-// they stop within milliseconds, by throwing Cancelled. Nothing they hand
-// back is half-built: the exception leaves with every partial result.
+// they stop within milliseconds, by throwing Cancelled. Nothing
+// half-built is handed back: partial results are freed as the exception
+// unwinds.
 #pragma once
 
 #include <atomic>
