@@ -216,6 +216,27 @@ TEST_F(NsysSynthetic, SeveralFilesArePlacedByTheirSessionStarts) {
   EXPECT_EQ(refused.err.rfind("macroscope: " + second + ": no TARGET_INFO_SESSION_START_TIME", 0), 0u) << refused.err;
 }
 
+TEST_F(NsysSynthetic, StreamingReadsWhatTheModelHolds) {
+  // A workflow's read module gives the reader a sink (docs/streaming.md): the
+  // entities counted by name as they stream equal the in-memory dump's.
+  const std::string csv = dir_.path() + "/counts.csv";
+  const auto r = Macroscope("run --no-record -q " +
+                            Quote(std::string(MACROSCOPE_SOURCE_DIR) + "/examples/workflows/count-by-name.json") +
+                            " --set input=" + Quote(file_) + " --set output=" + Quote(csv));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, uint64_t> streamed;
+  for (const std::string& line : testing::SortedLines(testing::ReadText(csv))) {
+    const size_t comma = line.rfind(',');
+    if (line == "name,count" || comma == std::string::npos) continue;
+    streamed[line.substr(0, comma)] = std::stoull(line.substr(comma + 1));
+  }
+  std::map<std::string, uint64_t> dumped;
+  const auto dump = Dump(file_);
+  for (const char* kind : {"State", "Event", "Link"})
+    for (const auto& [key, n] : DumpCounts(dump, kind)) dumped[key.substr(key.find('|') + 1)] += n;
+  EXPECT_EQ(streamed, dumped);
+}
+
 TEST(NsysCallNames, CallsWithoutANameInStringIdsAreNamedByTheirCbid) {
   // Calls whose nameId is not in StringIds (or absent): the callback id, named
   // by the export's ENUM_CUDA_RUNTIME_API / ENUM_CUDA_DRIVER_API when it has them.
