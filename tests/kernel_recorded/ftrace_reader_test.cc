@@ -5,6 +5,7 @@
 // nothing written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -88,6 +89,26 @@ TEST_F(FtraceRecording, TruncatedCopiesAreRefused) {
     const std::string cut = dir.path() + "/cut-" + std::to_string(size) + ".dat";
     WriteText(cut, whole.substr(0, size));
     ExpectRefused(cut, "cut at " + std::to_string(size) + " of " + std::to_string(whole.size()) + " bytes");
+  }
+}
+
+// trace-cmd's own conversion to version 6, uncompressed: the same records;
+// cut short in its CPU data (where libtracecmd 3.1 itself crashes on
+// opening it) it is refused like any damaged file.
+TEST_F(FtraceRecording, Version6CopyReadsTheSameAndCutIsRefused) {
+  TempDir dir;
+  const std::string v6 = dir.path() + "/v6.dat";
+  CommandResult convert = RunCommand("trace-cmd convert --file-version 6 --compression none -i " +
+                                     Quote(recording_->trace) + " -o " + Quote(v6));
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  uint64_t records = 0;
+  ftrace::ForEachTraceCmdRecord({v6}, [&](const ctf::CtfEvent&) { ++records; });
+  EXPECT_EQ(records, ParseEventLines(recording_->text).size());
+  const std::string whole = ReadText(v6);
+  for (size_t cut : {size_t{100}, size_t{5000}}) {
+    const std::string path = dir.path() + "/v6-cut-" + std::to_string(cut) + ".dat";
+    WriteText(path, whole.substr(0, whole.size() - cut));
+    ExpectRefused(path, "version 6 less its last " + std::to_string(cut) + " bytes");
   }
 }
 

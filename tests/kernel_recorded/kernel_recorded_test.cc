@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "../kernel/kernel_test_support.h"
 #include "kernel_recording.h"
 #include "switch_accounting.h"
 #include "test_support.h"
@@ -99,6 +100,7 @@ TEST_F(PerfRecording, RunningTimeIsSchedSwitchAccountingOfPerfScript) {
   ExpectRunningTimesOfSwitches(*recording_);
 }
 TEST_F(PerfRecording, EventCountsPerNameArePerfScripts) { ExpectEventCountsOfPeer(*recording_); }
+TEST_F(PerfRecording, CpuTimeAddsUp) { kernel::testing::ExpectCpuTimeConserved(recording_->trace); }
 
 // trace-cmd record -e sched; trace-cmd report is the peer.
 class TraceCmdRecording : public Recorded {
@@ -115,6 +117,7 @@ TEST_F(TraceCmdRecording, RunningTimeIsSchedSwitchAccountingOfTraceCmdReport) {
   ExpectRunningTimesOfSwitches(*recording_);
 }
 TEST_F(TraceCmdRecording, EventCountsPerNameAreTraceCmdReports) { ExpectEventCountsOfPeer(*recording_); }
+TEST_F(TraceCmdRecording, CpuTimeAddsUp) { kernel::testing::ExpectCpuTimeConserved(recording_->trace); }
 
 }  // namespace
 }  // namespace macroscope::testing
