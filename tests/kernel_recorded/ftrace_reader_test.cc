@@ -24,6 +24,9 @@ class FtraceRecording : public ::testing::Test {
   static void SetUpTestSuite() { recording_ = RecordWorkload("trace-cmd"); }
   static void TearDownTestSuite() { recording_.reset(); }
   void SetUp() override { MACROSCOPE_NEEDS_RECORDING(recording_); }
+  void TearDown() override {
+    if (HasFailure() && recording_->skip.empty()) KeepRecordingOfFailure(*recording_);
+  }
   static std::unique_ptr<KernelRecording> recording_;
 };
 std::unique_ptr<KernelRecording> FtraceRecording::recording_;

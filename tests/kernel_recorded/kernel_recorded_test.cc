@@ -91,6 +91,9 @@ class PerfRecording : public Recorded {
   static void SetUpTestSuite() { recording_ = RecordWorkload("perf"); }
   static void TearDownTestSuite() { recording_.reset(); }
   void SetUp() override { MACROSCOPE_NEEDS_RECORDING(recording_); }
+  void TearDown() override {
+    if (HasFailure() && recording_->skip.empty()) KeepRecordingOfFailure(*recording_);
+  }
   static std::unique_ptr<KernelRecording> recording_;
 };
 std::unique_ptr<KernelRecording> PerfRecording::recording_;
@@ -108,6 +111,9 @@ class TraceCmdRecording : public Recorded {
   static void SetUpTestSuite() { recording_ = RecordWorkload("trace-cmd"); }
   static void TearDownTestSuite() { recording_.reset(); }
   void SetUp() override { MACROSCOPE_NEEDS_RECORDING(recording_); }
+  void TearDown() override {
+    if (HasFailure() && recording_->skip.empty()) KeepRecordingOfFailure(*recording_);
+  }
   static std::unique_ptr<KernelRecording> recording_;
 };
 std::unique_ptr<KernelRecording> TraceCmdRecording::recording_;

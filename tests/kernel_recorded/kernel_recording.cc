@@ -1,5 +1,10 @@
 #include "kernel_recording.h"
 
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <sstream>
 
 namespace macroscope::testing {
@@ -68,6 +73,15 @@ std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode) {
   WorkloadTask task;
   while (tasks >> word >> task.name >> task.tid >> task.pid) r->tasks.push_back(task);
   return r;
+}
+
+void KeepRecordingOfFailure(const KernelRecording& recording) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string kept = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/macroscope-kernel-recording-XXXXXX";
+  std::error_code ec;
+  if (mkdtemp(kept.data()) != nullptr)
+    std::filesystem::copy(recording.dir.path(), kept, std::filesystem::copy_options::recursive, ec);
+  std::cerr << "the recording is kept in " << kept << (ec ? " (copy failed: " + ec.message() + ")" : "") << "\n";
 }
 
 std::vector<std::map<std::string, std::string>> CsvRows(const std::string& text) {

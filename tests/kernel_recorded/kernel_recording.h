@@ -32,6 +32,11 @@ struct KernelRecording {
 // Records with "perf" or "trace-cmd" (record_kernel_trace.sh's modes).
 std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode);
 
+// After a failed test: copies the recording to a folder of its own under
+// $TMPDIR (or /tmp), kept, and prints where, so that a failure seen once
+// (a CI run) can be looked at.
+void KeepRecordingOfFailure(const KernelRecording& recording);
+
 // Skips the current test when tracing is not permitted; fails it when the
 // recording failed. Use as a statement in SetUp().
 #define MACROSCOPE_NEEDS_RECORDING(recording)                     \
