@@ -22,13 +22,15 @@ using analysis::kernel::SubsystemRow;
 using analysis::kernel::SubsystemTally;
 
 // Overall event counts from the trace's own events (for CTF babeltrace2's
-// event messages, read raw), times and the per-owner rows from the model.
+// event messages, for ftrace trace-cmd's records, read raw), times and the
+// per-owner rows from the model.
 std::vector<SubsystemRow> Tally(const std::vector<std::string>& files, const formats::ReadOptions& read) {
   SubsystemTally model;
   Trace model_trace;
   StreamEntities(files, read, model_trace, [&](const Trace& t, const analysis::EntityRecord& r) { model.Add(t, r); });
   std::vector<SubsystemRow> rows = model.Rows(model_trace);
-  if (formats::Detect(files.front()).name != "ctf") return rows;  // its entities are its events
+  const std::string_view format = formats::Detect(files.front()).name;
+  if (format != "ctf" && format != "ftrace") return rows;  // its entities are its events
   SubsystemTally raw;
   Trace raw_trace;
   formats::ReadOptions raw_options = read;

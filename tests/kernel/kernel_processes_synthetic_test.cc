@@ -35,7 +35,11 @@ struct Ev {
 
 class Kernel {
  public:
-  Kernel() { info_.domain = "kernel"; }
+  // `tracer`: the trace's tracer_name ("perf", "trace-cmd": tracepoint names).
+  explicit Kernel(std::string tracer = "") {
+    info_.domain = "kernel";
+    info_.tracer_name = std::move(tracer);
+  }
 
   // Maps the events in order and ends the trace at the last one's time.
   void Read(const std::vector<Ev>& events) {
@@ -253,6 +257,62 @@ TEST(KernelProcessesSynthetic, ALostSwitchLeavesNoGap) {
   ASSERT_EQ(cpus[0].threads.size(), 2u);
   EXPECT_EQ(cpus[0].threads[0].running_ns + cpus[0].threads[1].running_ns, 2000);
   EXPECT_EQ(cpus[0].unknown_ns, 1000 - static_cast<int64_t>(k.trace().start_time()));
+}
+
+// perf's and ftrace's syscall tracepoints: sys_enter_X / sys_exit_X, and
+// raw_syscalls' sys_enter / sys_exit with an id; 10 is in openat for 200 ns
+// and in syscall 0 for 100 ns.
+TEST(KernelProcessesSynthetic, TracepointSyscalls) {
+  Kernel k("perf");
+  k.Read({
+      Switch(1000, 0, 0, "swapper/0", 0, 10, "a"),
+      {1100, 0, "syscalls:sys_enter_openat", {{"dfd", "-100"}}},
+      {1300, 0, "syscalls:sys_exit_openat", {{"ret", "3"}}},
+      {1400, 0, "raw_syscalls:sys_enter", {{"id", "0"}}},
+      {1500, 0, "raw_syscalls:sys_exit", {{"id", "0"}, {"ret", "0"}}},
+      {2000, 0, "rcu_utilization", {{"s", "Start context switch"}}},
+  });
+  ProcessTableRows t = k.Rows();
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0].kernel_ns, 300);
+  EXPECT_EQ(t.rows[0].user_ns, 700);
+  EXPECT_EQ(t.rows[0].syscalls, 2);
+  std::vector<std::string> values;
+  const Trace& trace = k.trace();
+  for (const EntityStore& store : trace.stores())
+    if (trace.Str(trace.type(store.type).alias) == "ctf.thread.syscall")
+      for (StringId v : store.value) values.emplace_back(trace.Str(v));
+  EXPECT_EQ(values, (std::vector<std::string>{"syscall:openat", "syscall:id 0"}));
+}
+
+// An exit whose switch-in was lost (CPU 0 runs 10 when 20 exits there):
+// 20 is off CPU until it is switched in (1200), exiting until it switches
+// out dead (1500); a dying task preempted (1300) comes back exiting.
+TEST(KernelProcessesSynthetic, AnExitingTaskRunsUntilItSwitchesOutDead) {
+  Kernel k;
+  k.Read({
+      Switch(1000, 0, 0, "swapper/0", 0, 10, "a"),
+      {1050, 0, "sched_wakeup", {{"tid", "20"}}},
+      {1100, 0, "sched_process_exit", {{"comm", "b"}, {"tid", "20"}, {"prio", "20"}}},
+      Switch(1200, 0, 10, "a", 0, 20, "b"),
+      Switch(1300, 0, 20, "b", 0, 10, "a"),
+      Switch(1400, 0, 10, "a", 1, 20, "b"),
+      Switch(1500, 0, 20, "b", 64, 0, "swapper/0"),
+      {2000, 0, "rcu_utilization", {{"s", "Start context switch"}}},
+  });
+  ProcessTableRows t = k.Rows();
+  std::map<int64_t, const ThreadRow*> rows;
+  for (const ThreadRow& r : t.rows) rows[r.tid] = &r;
+  ASSERT_TRUE(rows.contains(20));
+  EXPECT_EQ(rows[20]->exiting_ns, 200);
+  EXPECT_EQ(rows[20]->running_ns(), 200);
+  EXPECT_EQ(rows[20]->runnable_ns, 100);  // preempted while exiting
+  EXPECT_EQ(rows[20]->end, 1500);
+  EXPECT_EQ(rows[10]->running_ns(), 300);
+  std::vector<analysis::kernel::CpuRow> cpus = k.CpuRows();
+  ASSERT_EQ(cpus.size(), 1u);
+  EXPECT_EQ(cpus[0].idle_ns, 500);
+  EXPECT_EQ(cpus[0].running_ns() + cpus[0].idle_ns + cpus[0].unknown_ns, cpus[0].span_ns);
 }
 
 // The model: the exited thread's container ends at its last switch with

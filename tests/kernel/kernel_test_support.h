@@ -188,9 +188,9 @@ inline std::map<int64_t, int64_t> RunningNsPerThread(const std::vector<KernelEve
 // Where each exit's thread ends, from babeltrace2's lines: a task runs on
 // after its exit until it switches out dead (prev_state with EXIT_ZOMBIE,
 // EXIT_DEAD or TASK_DEAD: 0x70; preempted or blocked, it comes back), or is
-// freed while off its CPU; the trace's last event when neither comes. One
-// no CPU was known to run ends at the exit. Keyed by the exit's index in
-// `events`.
+// freed while off its CPU; the trace's last event when neither comes and
+// it is still its CPU's current task (else its last sight: no entry).
+// Keyed by the exit's index in `events`.
 inline std::map<size_t, int64_t> EndsOfExits(const std::vector<KernelEvent>& events) {
   std::map<size_t, int64_t> ends;
   std::map<int, int64_t> current;        // cpu -> tid switched in last
@@ -205,11 +205,7 @@ inline std::map<size_t, int64_t> EndsOfExits(const std::vector<KernelEvent>& eve
       }
       current[e.cpu] = e.Tid("next");
     } else if (e.base == "sched_process_exit") {
-      auto it = current.find(e.cpu);
-      if (it != current.end() && it->second == e.Tid({}))
-        exiting[e.Tid({})] = i;
-      else
-        ends[i] = e.ns;
+      exiting[e.Tid({})] = i;
     } else if (e.base == "sched_process_free") {
       auto it = exiting.find(e.Tid({}));
       bool running = false;
@@ -220,7 +216,9 @@ inline std::map<size_t, int64_t> EndsOfExits(const std::vector<KernelEvent>& eve
       }
     }
   }
-  for (const auto& [tid, exit] : exiting) ends[exit] = events.back().ns;
+  for (const auto& [tid, exit] : exiting)
+    for (const auto& [cpu, running] : current)
+      if (running == tid) ends[exit] = events.back().ns;
   return ends;
 }
 

@@ -36,14 +36,27 @@ constexpr std::array<std::string_view, 10> kSoftirqNames = {"HI",      "TIMER", 
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
+// The kernel's own tracepoints (perf, ftrace) name syscalls
+// `sys_enter_X` / `sys_exit_X` (syscalls:) or `sys_enter` / `sys_exit` with
+// an `id` (raw_syscalls:); LTTng `syscall_entry_X` / `syscall_exit_X`, and
+// older LTTng `sys_X` / `exit_syscall` (where `sys_exit` is exit()'s entry).
+bool NamesTracepoints(const CtfEvent& e) {
+  return e.trace->tracer_name == "perf" || e.trace->tracer_name == "trace-cmd";
+}
+
 // The syscall an entry event names, or empty when it is not one.
-std::string_view SyscallEntry(std::string_view base) {
+std::string SyscallEntry(const CtfEvent& e, std::string_view base) {
+  if (NamesTracepoints(e)) {
+    if (base == "sys_enter") return "id " + std::to_string(e.Integer("id").value_or(-1));
+    return StartsWith(base, "sys_enter_") && base.size() > 10 ? std::string(base.substr(10)) : std::string();
+  }
   for (std::string_view prefix : {"syscall_entry_", "compat_syscall_entry_", "sys_"})
-    if (StartsWith(base, prefix) && base.size() > prefix.size()) return base.substr(prefix.size());
+    if (StartsWith(base, prefix) && base.size() > prefix.size()) return std::string(base.substr(prefix.size()));
   return {};
 }
 
-bool IsSyscallExit(std::string_view base) {
+bool IsSyscallExit(const CtfEvent& e, std::string_view base) {
+  if (NamesTracepoints(e)) return base == "sys_exit" || StartsWith(base, "sys_exit_");
   return base == "exit_syscall" || StartsWith(base, "syscall_exit_") || StartsWith(base, "compat_syscall_exit_");
 }
 
@@ -187,15 +200,15 @@ void EventMapper::MapKernel(TraceState& t, const CtfEvent& e, std::string_view b
     MapSwitch(t, cpu, e, time);
     return;
   }
-  std::string_view syscall = SyscallEntry(base);
-  if (!syscall.empty() || IsSyscallExit(base)) {
+  const std::string syscall = SyscallEntry(e, base);
+  if (!syscall.empty() || IsSyscallExit(e, base)) {
     KernelThread* th = Current(t, cpu);
     StringId type = th ? Type(TypeKind::kState, kThread, "Syscall", kThreadSyscall)
                        : Type(TypeKind::kState, kCpu, "Syscall", kCpuSyscall);
     StringId container = th ? th->alias : cpu.alias;
     int& depth = th ? th->syscall_depth : cpu.syscall_depth;
     if (!syscall.empty())
-      Push(type, container, "syscall:" + std::string(syscall), depth, time);
+      Push(type, container, "syscall:" + syscall, depth, time);
     else
       Pop(type, container, depth, time);
     if (th) Refresh(t, *th, time);
@@ -334,12 +347,10 @@ void EventMapper::MapLifecycle(TraceState& t, const CtfEvent& e, std::string_vie
     // The exit_group (or exit) call never returns: it ends here.
     while (th->syscall_depth > 0)
       Pop(Type(TypeKind::kState, kThread, "Syscall", kThreadSyscall), th->alias, th->syscall_depth, time);
-    // On its CPU the task runs on, exiting, until it switches out dead
-    // (MapSwitch ends it there); elsewhere nothing more of it is known.
-    if (th->cpu)
-      Refresh(t, *th, time);
-    else
-      EndThread(t, *th, time);
+    // The task runs on, exiting, until it switches out dead (MapSwitch
+    // ends it there) or is freed; when its switch-in was lost it is off
+    // its CPU as far as we know, and exiting again when it switches in.
+    Refresh(t, *th, time);
   } else if (base == "sched_process_free") {
     // Only after its exit: a free whose exit is not in the trace may be
     // of an older task of that tid. A task freed before it was seen

@@ -242,7 +242,6 @@ void TruthExit(int tid) {
   struct Thread *t = Get(tid);
   t->exited = 1;
   t->end = t->last_seen = now;  /* moved to its last switch when it still runs */
-  t->dead = CpuOf(t) < 0;
   t->syscall_depth = 0;
 }
 
