@@ -19,17 +19,7 @@
 namespace macroscope::testing {
 namespace {
 
-class FtraceRecording : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { recording_ = RecordWorkload("trace-cmd"); }
-  static void TearDownTestSuite() { recording_.reset(); }
-  void SetUp() override { MACROSCOPE_NEEDS_RECORDING(recording_); }
-  void TearDown() override {
-    if (HasFailure() && recording_->skip.empty()) KeepRecordingOfFailure(*recording_);
-  }
-  static std::unique_ptr<KernelRecording> recording_;
-};
-std::unique_ptr<KernelRecording> FtraceRecording::recording_;
+class FtraceRecording : public RecordingTest<kTraceCmdMode> {};
 
 TEST_F(FtraceRecording, RecordsAreTraceCmdReportsInItsOrder) {
   const std::vector<TextEvent> expected = ParseEventLines(recording_->text);

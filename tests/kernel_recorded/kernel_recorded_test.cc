@@ -86,17 +86,7 @@ class Recorded : public ::testing::Test {
 };
 
 // perf record -e 'sched:*' -a, converted to CTF; perf script is the peer.
-class PerfRecording : public Recorded {
- protected:
-  static void SetUpTestSuite() { recording_ = RecordWorkload("perf"); }
-  static void TearDownTestSuite() { recording_.reset(); }
-  void SetUp() override { MACROSCOPE_NEEDS_RECORDING(recording_); }
-  void TearDown() override {
-    if (HasFailure() && recording_->skip.empty()) KeepRecordingOfFailure(*recording_);
-  }
-  static std::unique_ptr<KernelRecording> recording_;
-};
-std::unique_ptr<KernelRecording> PerfRecording::recording_;
+class PerfRecording : public RecordingTest<kPerfMode, Recorded> {};
 
 TEST_F(PerfRecording, WorkloadTasksFound) { ExpectTasksFound(*recording_); }
 TEST_F(PerfRecording, RunningTimeIsSchedSwitchAccountingOfPerfScript) {
@@ -106,17 +96,7 @@ TEST_F(PerfRecording, EventCountsPerNameArePerfScripts) { ExpectEventCountsOfPee
 TEST_F(PerfRecording, CpuTimeAddsUp) { kernel::testing::ExpectCpuTimeConserved(recording_->trace); }
 
 // trace-cmd record -e sched; trace-cmd report is the peer.
-class TraceCmdRecording : public Recorded {
- protected:
-  static void SetUpTestSuite() { recording_ = RecordWorkload("trace-cmd"); }
-  static void TearDownTestSuite() { recording_.reset(); }
-  void SetUp() override { MACROSCOPE_NEEDS_RECORDING(recording_); }
-  void TearDown() override {
-    if (HasFailure() && recording_->skip.empty()) KeepRecordingOfFailure(*recording_);
-  }
-  static std::unique_ptr<KernelRecording> recording_;
-};
-std::unique_ptr<KernelRecording> TraceCmdRecording::recording_;
+class TraceCmdRecording : public RecordingTest<kTraceCmdMode, Recorded> {};
 
 TEST_F(TraceCmdRecording, WorkloadTasksFound) { ExpectTasksFound(*recording_); }
 TEST_F(TraceCmdRecording, RunningTimeIsSchedSwitchAccountingOfTraceCmdReport) {

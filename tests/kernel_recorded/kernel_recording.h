@@ -43,6 +43,23 @@ void KeepRecordingOfFailure(const KernelRecording& recording);
   if (!(recording)->skip.empty()) GTEST_SKIP() << (recording)->skip; \
   ASSERT_TRUE((recording)->error.empty()) << (recording)->error
 
+// A fixture holding one recording made in `kMode` ("perf" or "trace-cmd")
+// for its whole test suite: each test skips when tracing is not permitted,
+// fails when the recording failed, and keeps the recording when it fails.
+template <const char* kMode, class Base = ::testing::Test>
+class RecordingTest : public Base {
+ protected:
+  static void SetUpTestSuite() { recording_ = RecordWorkload(kMode); }
+  static void TearDownTestSuite() { recording_.reset(); }
+  void SetUp() override { MACROSCOPE_NEEDS_RECORDING(recording_); }
+  void TearDown() override {
+    if (::testing::Test::HasFailure() && recording_->skip.empty()) KeepRecordingOfFailure(*recording_);
+  }
+  static inline std::unique_ptr<KernelRecording> recording_;
+};
+inline constexpr char kPerfMode[] = "perf";
+inline constexpr char kTraceCmdMode[] = "trace-cmd";
+
 // The rows of a CSV text with a header line, as column -> value (quoted
 // fields as RFC 4180 writes them).
 std::vector<std::map<std::string, std::string>> CsvRows(const std::string& text);
