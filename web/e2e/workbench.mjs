@@ -371,15 +371,16 @@ try {
       JSON.stringify([h.gantt.ruler.labels, h.url]));
 
     // The process tree: processes with their threads (collapsible), a
-    // thread's line from its fork to its exit (named at its first sight).
+    // thread's line from its fork to its end: the dead task's last switch,
+    // 82.7 µs after its exit (named at its first sight).
     const info = await api(base, 'traces/2');
     const typeAlias = Object.fromEntries(info.types.map((t) => [t.id, t.alias]));
     const find = (name, alias) => info.containers.find((c) => c.name === name && typeAlias[c.type] === alias);
     const cpus = info.containers.filter((c) => typeAlias[c.type] === 'ctf.cpu');
     const ls = find('sh 525', 'ctf.thread');
     const lsProcess = find('sh 525', 'ctf.process');
-    check('sh forks 525, which execs ls: its thread lives from the fork to the exit',
-      ls && lsProcess && ls.parent === lsProcess.id && ls.start === 1989875800 && ls.end === 1995024800, JSON.stringify(ls));
+    check('sh forks 525, which execs ls: its thread lives from the fork to its last switch after the exit',
+      ls && lsProcess && ls.parent === lsProcess.id && ls.start === 1989875800 && ls.end === 1995107500, JSON.stringify(ls));
     const shown = [...cpus, find('sshd 403', 'ctf.process'), find('sh 407', 'ctf.process'), lsProcess];
     await page.goto(withQuery(`trace=2&range=1989500000,1995500000&containers=${shown.map((c) => c.id).join(',')}`));
     h = await settled(page, 'window.__macroscope.trace === 2 && window.__macroscope.gantt.sample.length > 0');
