@@ -17,10 +17,15 @@
 #include <vector>
 
 #include "../ctf/ctf_test_support.h"
+#include "switch_time.h"
 
 namespace macroscope::kernel::testing {
 
 using namespace ::macroscope::ctf::testing;
+using ::macroscope::testing::CpuTime;
+using ::macroscope::testing::RunningNsPerTid;
+using ::macroscope::testing::SwitchIn;
+using ::macroscope::testing::TimePerCpu;
 
 // The trace directory (holding `metadata`, channel0_0, channel0_1); its
 // ground truth; both set by tests/kernel/CMakeLists.txt for every test there.
@@ -143,46 +148,20 @@ inline std::vector<KernelEvent> KernelBabeltraceEvents(const std::string& dir) {
   return events;
 }
 
-// Whose each CPU's time was, from sched_switch alone: a CPU runs the
-// next_tid (perf: next_pid) of its latest sched_switch (tid 0: idle) until
-// its next one or the last event's time; before its first switch, nobody
-// known. Every tid ever switched in has an entry (0 ns included).
-struct CpuTime {
-  int64_t first_switch = -1;  // ns from the clock's origin; -1: none
-  int64_t idle = 0;
-  std::map<int64_t, int64_t> running;  // tid -> ns
-};
-
+// Whose each CPU's time was (switch_time.h), from babeltrace2's sched_switch lines.
 inline std::map<int, CpuTime> TimePerCpu(const std::vector<KernelEvent>& events) {
-  std::map<int, CpuTime> cpus;
-  std::map<int, std::pair<int64_t, int64_t>> current;  // cpu -> (tid, since)
-  auto close = [&](int cpu, int64_t t) {
-    auto it = current.find(cpu);
-    if (it == current.end()) return;
-    auto [tid, since] = it->second;
-    (tid == 0 ? cpus[cpu].idle : cpus[cpu].running[tid]) += t - since;
-  };
+  std::vector<SwitchIn> switches;
   for (const KernelEvent& e : events) {
     if (e.base != "sched_switch") continue;
     EXPECT_GE(e.cpu, 0) << "sched_switch without a cpu";
-    close(e.cpu, e.ns);
-    CpuTime& cpu = cpus[e.cpu];
-    if (cpu.first_switch < 0) cpu.first_switch = e.ns;
-    int64_t next = e.Tid("next");
-    current[e.cpu] = {next, e.ns};
-    if (next > 0) cpu.running.emplace(next, 0);
+    switches.push_back({e.cpu, e.ns, e.Tid("next")});
   }
-  if (!events.empty())
-    for (auto& [cpu, c] : current) close(cpu, events.back().ns);
-  return cpus;
+  return TimePerCpu(switches, events.empty() ? 0 : events.back().ns);
 }
 
-// Running ns per tid: TimePerCpu's, summed over the CPUs.
+// Running ns per tid, every tid ever switched in (0 ns included).
 inline std::map<int64_t, int64_t> RunningNsPerThread(const std::vector<KernelEvent>& events) {
-  std::map<int64_t, int64_t> running;
-  for (const auto& [cpu, time] : TimePerCpu(events))
-    for (const auto& [tid, ns] : time.running) running[tid] += ns;
-  return running;
+  return RunningNsPerTid(TimePerCpu(events));
 }
 
 // Where each exit's thread ends, from babeltrace2's lines: a task runs on

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
+
+#include "../kernel/switch_time.h"
 
 namespace macroscope::testing {
 
@@ -48,23 +51,14 @@ std::vector<TextEvent> ParseEventLines(const std::string& text) {
 
 SwitchAccounting AccountSwitches(const std::vector<TextEvent>& events) {
   SwitchAccounting a;
-  struct Current {
-    int64_t tid = 0;
-    int64_t since = 0;
-  };
-  std::map<int, Current> cpus;  // CPUs that had a sched_switch
+  std::vector<SwitchIn> switches;
   for (const TextEvent& e : events) {
     ++a.counts[e.name];
     a.last_ns = std::max(a.last_ns, e.time_ns);
-    if (BaseName(e.name) != "sched_switch" || !e.next_pid) continue;
-    auto [it, first] = cpus.try_emplace(e.cpu);
-    if (!first && it->second.tid != 0) a.running_ns[it->second.tid] += e.time_ns - it->second.since;
-    it->second = {*e.next_pid, e.time_ns};
+    if (BaseName(e.name) == "sched_switch" && e.next_pid) switches.push_back({e.cpu, e.time_ns, *e.next_pid});
   }
-  for (const auto& [cpu, current] : cpus)
-    if (current.tid != 0) a.running_ns[current.tid] += a.last_ns - current.since;
-  for (auto it = a.running_ns.begin(); it != a.running_ns.end();)
-    it = it->second == 0 ? a.running_ns.erase(it) : std::next(it);
+  for (const auto& [tid, ns] : RunningNsPerTid(TimePerCpu(switches, a.last_ns)))
+    if (ns != 0) a.running_ns[tid] = ns;
   return a;
 }
 

@@ -1,10 +1,7 @@
 // The tests' own reading of the peers' text — `trace-cmd report -R -t` and
 // `perf script --ns` — and the running time per thread computed from it by
-// the definition of docs/kernel.md, independently of macroscope: a CPU's
-// running thread is the one the last `sched_switch` on that CPU switched
-// in (exited or not), until the next `sched_switch` there, or until the
-// trace's last event when none follows; before a CPU's first switch
-// nobody runs there; tid 0 (the idle task) is nobody.
+// the definition of docs/kernel.md, independently of macroscope, with the
+// tests' one sched_switch accounting (tests/kernel/switch_time.h).
 #pragma once
 
 #include <cstdint>
