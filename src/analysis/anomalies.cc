@@ -13,13 +13,13 @@ namespace macroscope::analysis {
 AnomalyDetector::AnomalyDetector(const AnomalyRequest& request, std::string_view option)
     : request_(request), option_(option), selection_(request.type, option) {}
 
-void AnomalyDetector::Add(const Trace& trace, const EntityRecord& r) {
-  if (selection_.Matches(trace, r)) {
-    kept_.push_back({r.container, r.type, r.value, r.start, r.end, r.kind});
-  } else if (types_seen_.size() < 64 &&
-             std::find(types_seen_.begin(), types_seen_.end(), r.type) == types_seen_.end()) {
-    types_seen_.push_back(r.type);
-  }
+void AnomalyDetector::Add(const Trace& trace, const EntityChunk& chunk) {
+  const bool all = selection_.ForEachMatch(trace, chunk, [&](size_t i) {
+    kept_.push_back({chunk.container, chunk.type_name, chunk.Value(i), chunk.start[i], chunk.End(i), chunk.kind});
+  });
+  if (!all && types_seen_.size() < 64 &&
+      std::find(types_seen_.begin(), types_seen_.end(), chunk.type_name) == types_seen_.end())
+    types_seen_.push_back(chunk.type_name);
 }
 
 AnomalyReport AnomalyDetector::Finish(const Trace& trace) const {
@@ -89,6 +89,25 @@ AnomalyReport AnomalyDetector::Finish(const Trace& trace) const {
     return std::tie(a.start_ns, a.container) < std::tie(b.start_ns, b.container);
   });
   return report;
+}
+
+Table AnomalyDetector::ToTable(const Trace& trace) const { return AnomaliesTable(Finish(trace)); }
+
+Table AnomaliesTable(const AnomalyReport& report) {
+  Table table({"type", "value", "container", "start_ns", "end_ns", "start", "measure_ns", "count", "mean_ns",
+               "stddev_ns", "lower_ns", "upper_ns"});
+  for (const Anomaly& a : report.anomalies) {
+    table.Put(a.type);
+    table.Put(a.value);
+    table.Put(a.container);
+    table.Put(a.start_ns);
+    table.Put(a.end_ns);
+    table.Put(a.start_seconds);
+    table.Put(a.measure_ns);
+    table.Put(report.count);
+    for (double ns : {report.mean_ns, report.stddev_ns, report.lower_ns, report.upper_ns}) table.Put(ns);
+  }
+  return table;
 }
 
 }  // namespace macroscope::analysis

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/entity_records.h"
 #include "analysis/entity_selection.h"
+#include "analysis/table.h"
+#include "model/entity_chunk.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis {
@@ -37,21 +38,21 @@ struct AnomalyReport {
   std::vector<Anomaly> anomalies;  // by start time, then container
 };
 
-// The columns of an anomaly as CSV and the workflow module give them.
-inline constexpr const char* kAnomalyColumns[] = {"type",       "value",   "container", "start_ns", "end_ns",
-                                                  "start",      "measure_ns", "mean_ns", "lower_ns", "upper_ns"};
-
 class AnomalyDetector {
  public:
   // Throws UserError for a bad selection (naming `option`).
   AnomalyDetector(const AnomalyRequest& request, std::string_view option);
 
-  // Every entity of one trace; those the selection matches are kept.
-  void Add(const Trace& trace, const EntityRecord& r);
+  // Every chunk of one trace; the entities the selection matches are
+  // kept. Reads only `trace`'s strings (it may still be being read).
+  void Add(const Trace& trace, const EntityChunk& chunk);
 
-  // Once the trace is read. Throws UserError when no entity matched, or
-  // when durations are asked of events.
+  // Once the trace is read (complete). Throws UserError when no entity
+  // matched, or when durations are asked of events.
   AnomalyReport Finish(const Trace& trace) const;
+  // The result table the command prints and the module sends: Finish()'s
+  // report, one row per anomaly (AnomaliesTable).
+  Table ToTable(const Trace& trace) const;
 
  private:
   struct Kept {
@@ -66,5 +67,10 @@ class AnomalyDetector {
   std::vector<Kept> kept_;
   std::vector<StringId> types_seen_;  // for the message when nothing matches
 };
+
+// One row per anomaly, in the report's order: type, value, container,
+// start_ns, end_ns, start (seconds), measure_ns, then the figures of all
+// the values on every row: count, mean_ns, stddev_ns, lower_ns, upper_ns.
+Table AnomaliesTable(const AnomalyReport& report);
 
 }  // namespace macroscope::analysis

@@ -119,4 +119,21 @@ CorrelationResult Correlation::Compute(Binning binning, double delta) const {
   return out;
 }
 
+Table Correlation::ToTable(Binning binning, double delta) const {
+  return CorrelationTable(binning, Compute(binning, delta));
+}
+
+Table CorrelationTable(Binning binning, const CorrelationResult& result) {
+  Table table({"bins_kind", "bins", "count_a", "count_b", "r"});
+  table.Put(binning == Binning::kRegular ? "regular" : "irregular");
+  table.Put(static_cast<uint64_t>(result.bins));
+  table.Put(result.count_a);
+  table.Put(result.count_b);
+  if (result.r)
+    table.Put(*result.r);
+  else
+    table.PutEmpty();
+  return table;
+}
+
 }  // namespace macroscope::analysis

@@ -12,6 +12,9 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/table.h"
+#include "model/entity_chunk.h"
+
 namespace macroscope::analysis {
 
 enum class Binning { kRegular, kIrregular };
@@ -28,10 +31,16 @@ class Correlation {
   // Points in model time, in any order.
   void AddA(double t) { a_.push_back(t); }
   void AddB(double t) { b_.push_back(t); }
+  // Every entity's start of `chunk` (chunks of one trace, in any order).
+  void AddA(const EntityChunk& chunk) { a_.insert(a_.end(), chunk.start.begin(), chunk.start.end()); }
+  void AddB(const EntityChunk& chunk) { b_.insert(b_.end(), chunk.start.begin(), chunk.start.end()); }
 
   // `delta` (model time, > 0) is for irregular bins only. Throws UserError
   // when a series is empty.
   CorrelationResult Compute(Binning binning, double delta) const;
+  // The result table the command prints and the module sends: Compute()'s
+  // result (CorrelationTable).
+  Table ToTable(Binning binning, double delta) const;
 
  private:
   std::vector<double> a_, b_;
@@ -40,5 +49,9 @@ class Correlation {
 // Pearson's r of two equally long samples; none when either has no variance
 // (or fewer than two values).
 std::optional<double> Pearson(const std::vector<uint64_t>& x, const std::vector<uint64_t>& y);
+
+// One row: bins_kind ("regular" or "irregular"), bins, count_a, count_b,
+// r (empty when undefined).
+Table CorrelationTable(Binning binning, const CorrelationResult& result);
 
 }  // namespace macroscope::analysis

@@ -34,11 +34,6 @@ bool EntitySelection::Cached(std::vector<uint8_t>& cache, StringId id, const Tra
   return answer == 1;
 }
 
-bool EntitySelection::Matches(const Trace& trace, const EntityRecord& r) {
-  return Cached(type_cache_, r.type, trace, type_, any_type_, false) &&
-         Cached(value_cache_, r.value, trace, value_, !has_value_, value_prefix_);
-}
-
 std::vector<bool> ContainersInScope(const Trace& trace, const std::vector<std::string>& names,
                                     std::string_view option) {
   std::vector<bool> in_scope(trace.containers().size(), names.empty());

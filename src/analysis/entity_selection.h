@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/entity_records.h"
+#include "model/entity_chunk.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis {
@@ -21,9 +21,23 @@ class EntitySelection {
   EntitySelection(std::string_view text, std::string_view option);
   const std::string& text() const { return text_; }
 
-  // Whether `r` is selected. The answer per StringId is worked out once
-  // from its text and cached, so the ids must all be of one trace.
-  bool Matches(const Trace& trace, const EntityRecord& r);
+  // Calls each(i) for every entity i of `chunk` that is selected: the
+  // chunk's type name is matched once, then each entity's value. The
+  // answer per StringId is worked out once from its text (the only part of
+  // `trace` read, so a trace still being read will do) and cached, so the
+  // ids must all be of one trace. Returns whether every entity was selected.
+  template <class Each>
+  bool ForEachMatch(const Trace& trace, const EntityChunk& chunk, Each&& each) {
+    if (!Cached(type_cache_, chunk.type_name, trace, type_, any_type_, false)) return chunk.empty();
+    bool all = true;
+    for (size_t i = 0; i < chunk.size(); ++i) {
+      if (Cached(value_cache_, chunk.Value(i), trace, value_, !has_value_, value_prefix_))
+        each(i);
+      else
+        all = false;
+    }
+    return all;
+  }
 
  private:
   bool Cached(std::vector<uint8_t>& cache, StringId id, const Trace& trace, const std::string& pattern, bool any,

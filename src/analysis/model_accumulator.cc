@@ -63,13 +63,13 @@ ModelAccumulator::Series& ModelAccumulator::Find(StoreSeries& store, ContainerId
   return s;
 }
 
-void ModelAccumulator::Add(uint32_t index, const EntityStore& s, size_t begin, size_t end) {
-  if (s.kind != kind_ || begin >= end) return;
+void ModelAccumulator::Add(uint32_t index, const EntityChunk& s) {
+  if (s.kind != kind_ || s.empty()) return;
   if (index >= stores_.size()) stores_.resize(index + 1);  // streaming: one thread
   StoreSeries& store = stores_[index];
   const Grid& grid = grid_;
   Series* last = nullptr;  // consecutive entities mostly share their series
-  for (size_t i = begin; i < end; ++i) {
+  for (size_t i = 0; i < s.size(); ++i) {
     const ContainerId holder = kind_ == TypeKind::kLink ? s.peer_start[i] : s.container;
     if (holder == kNone) continue;
     const StringId value = kind_ == TypeKind::kVariable ? kEmptyString : s.value[i];
@@ -276,8 +276,8 @@ MicroModel ModelAccumulator::Model(const Trace& trace, const ModelRequest& reque
   return model;
 }
 
-void ModelSink::Completed(const Trace& trace, const EntityStore& store, size_t begin, size_t end) {
-  accumulator_.Add(static_cast<uint32_t>(&store - trace.stores().data()), store, begin, end);
+void ModelSink::Completed(const Trace&, const EntityChunk& chunk) {
+  accumulator_.Add(chunk.store, chunk);
 }
 
 }  // namespace macroscope::analysis

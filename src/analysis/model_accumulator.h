@@ -51,9 +51,9 @@ class ModelAccumulator {
   // Room for stores [0, stores): Add() for different stores may then run
   // on different threads at once.
   void Reserve(size_t stores);
-  // Entities [begin, end) of `store`, the trace's store number `index`;
-  // stores of another kind than the metric's are skipped.
-  void Add(uint32_t index, const EntityStore& store, size_t begin, size_t end);
+  // The chunk's entities, of the trace's store number `index`; chunks of
+  // another kind than the metric's are skipped.
+  void Add(uint32_t index, const EntityChunk& chunk);
   // Store `index` is complete: its series take their final values (sums
   // rounded once, means divided), 8 bytes a slice instead of 16 or 24;
   // nothing may be added to it after. Model() closes the stores
@@ -111,7 +111,7 @@ class ModelAccumulator {
 class ModelSink : public EntitySink {
  public:
   explicit ModelSink(ModelAccumulator& accumulator) : accumulator_(accumulator) {}
-  void Completed(const Trace& trace, const EntityStore& store, size_t begin, size_t end) override;
+  void Completed(const Trace& trace, const EntityChunk& chunk) override;
 
  private:
   ModelAccumulator& accumulator_;

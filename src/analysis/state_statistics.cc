@@ -1,6 +1,9 @@
 #include "analysis/state_statistics.h"
 
+#include <cstdio>
+
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
@@ -41,7 +44,7 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
   }
   StatisticsAccumulator rows(start, end);
   for (const EntityStore& s : trace.stores())
-    if (in_scope[s.container]) rows.Add(s, 0, s.size());
+    if (in_scope[s.container]) rows.Add(EntityChunk::Of(s, 0, s.size()));
   return rows.Finish(trace);
 }
 
@@ -53,9 +56,9 @@ StatisticsRow& StatisticsAccumulator::Row(TypeKind kind, TypeId type, StringId v
   return *cached.value;
 }
 
-void StatisticsAccumulator::Add(const EntityStore& s, size_t begin, size_t end) {
+void StatisticsAccumulator::Add(const EntityChunk& s) {
   if (s.kind == TypeKind::kVariable) return;
-  for (size_t i = begin; i < end; ++i) {
+  for (size_t i = 0; i < s.size(); ++i) {
     double a = std::min(s.start[i], s.End(i)), b = std::max(s.start[i], s.End(i));
     if (b < start_ || a > end_) continue;
     StatisticsRow& row = Row(s.kind, s.type, s.value[i]);
@@ -114,6 +117,32 @@ void FinishStatistics(Statistics& out) {
     if (x.type != y.type) return x.type < y.type;
     return x.value < y.value;
   });
+}
+
+Table StatisticsTable(const Statistics& stats, StatisticsTimes times) {
+  const bool for_people = times == StatisticsTimes::kForPeople;
+  Table table = for_people ? Table({"kind", "type", "value", "count", "total time", "mean time", "share %"})
+                           : Table({"kind", "type", "value", "count", "total_time", "mean_time", "share"});
+  for (const StatisticsRow& r : stats.rows) {
+    table.Put(r.kind);
+    table.Put(r.type);
+    table.Put(r.value);
+    table.Put(r.count);
+    if (!for_people) {
+      table.Put(r.total_time);
+      table.Put(r.mean_time);
+      table.Put(r.share);
+    } else if (r.kind == TypeKindName(TypeKind::kState)) {
+      table.Put(HumanSeconds(stats.base.Seconds(r.total_time), 0, false));
+      table.Put(HumanSeconds(stats.base.Seconds(r.mean_time), 0, false));
+      char share[32];
+      std::snprintf(share, sizeof share, "%.2f", r.share);
+      table.Put(share);
+    } else {
+      for (int column = 0; column < 3; ++column) table.PutEmpty();
+    }
+  }
+  return table;
 }
 
 }  // namespace macroscope::analysis

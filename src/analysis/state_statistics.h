@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/exact_sum.h"
+#include "analysis/table.h"
 #include "model/entity_sink.h"
 #include "model/trace.h"
 #include "util/recent_answers.h"
@@ -52,8 +53,8 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
 class StatisticsAccumulator {
  public:
   StatisticsAccumulator(double start, double end) : start_(start), end_(end) {}
-  // Entities [begin, end) of `store` (variables are not counted).
-  void Add(const EntityStore& store, size_t begin, size_t end);
+  // The chunk's entities (variables are not counted).
+  void Add(const EntityChunk& chunk);
   // The statistics, rows named by `trace` and finished (FinishStatistics).
   Statistics Finish(const Trace& trace) const;
 
@@ -73,8 +74,8 @@ class StatisticsAccumulator {
 class StatisticsSink : public EntitySink {
  public:
   explicit StatisticsSink(StatisticsAccumulator& accumulator) : accumulator_(accumulator) {}
-  void Completed(const Trace&, const EntityStore& store, size_t begin, size_t end) override {
-    accumulator_.Add(store, begin, end);
+  void Completed(const Trace&, const EntityChunk& chunk) override {
+    accumulator_.Add(chunk);
   }
 
  private:
@@ -86,5 +87,14 @@ class StatisticsSink : public EntitySink {
 // their order. The sums are exact, rounded once: the same doubles however
 // the states were split and summed (docs/mpi.md).
 void FinishStatistics(Statistics& out);
+
+// How a statistics table gives times: in model units, as the JSON does
+// (StatisticsJson), for programs; or for people: lengths in a readable unit
+// and shares to two decimals, left empty for events and links.
+enum class StatisticsTimes { kModelUnits, kForPeople };
+
+// The rows as the one result table: kind, type, value, count, total_time,
+// mean_time, share (named "total time", "mean time", "share %" for people).
+Table StatisticsTable(const Statistics& stats, StatisticsTimes times);
 
 }  // namespace macroscope::analysis

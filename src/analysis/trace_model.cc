@@ -69,7 +69,8 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
     const EntityStore& store = stores[index];
     for (size_t begin = 0; begin < store.size(); begin += kChunk) {
       ThrowIfCancelled(request.cancel);
-      accumulator.Add(static_cast<uint32_t>(index), store, begin, std::min(store.size(), begin + kChunk));
+      accumulator.Add(static_cast<uint32_t>(index),
+                      EntityChunk::Of(store, begin, std::min(store.size(), begin + kChunk)));
     }
     accumulator.Close(static_cast<uint32_t>(index));
   });

@@ -2,8 +2,6 @@
 // the optimal temporal or spatiotemporal partition at one p, or the list of
 // significant p values. Output shapes are documented in docs/aggregate.md.
 #include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -16,6 +14,7 @@
 #include "analysis/micro_model.h"
 #include "analysis/p_list.h"
 #include "analysis/spatiotemporal_partition.h"
+#include "analysis/table_writer.h"
 #include "analysis/temporal_partition.h"
 #include "cli/aggregate_options.h"
 #include "cli/aggregation_saving.h"
@@ -24,7 +23,6 @@
 #include "cli/model_loading.h"
 #include "cli/trace_loading.h"
 #include "mpi/world.h"
-#include "util/csv.h"
 #include "util/error.h"
 
 namespace macroscope::cli {
@@ -76,10 +74,9 @@ void Validate(const AggregateCommandOptions& o) {
   if (!(o.threshold > 0 && o.threshold < 1)) throw UserError("--threshold must be in (0, 1)");
 }
 
-std::string CsvNumber(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  return buffer;
+// Gain and loss columns are named after what they hold (docs/aggregate.md).
+std::string Named(const char* column, const analysis::Aggregation& aggregation) {
+  return std::string(column) + (aggregation.normalized() ? "_normalized" : "");
 }
 
 void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,
@@ -88,13 +85,15 @@ void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,
   const bool spatial = o.shared.mode == "spatiotemporal";
   const auto& tree = model.hierarchy();
   if (o.format == "csv") {
-    std::string suffix = aggregation.normalized() ? "_normalized" : "";
-    std::cout << "start_slice,end_slice,node,gain" << suffix << ",loss" << suffix << "\n";
+    analysis::Table table({"start_slice", "end_slice", "node", Named("gain", aggregation), Named("loss", aggregation)});
     for (const auto& part : partition.parts) {
-      std::cout << part.first_slice << ',' << part.last_slice << ','
-                << CsvField(spatial ? tree.Path(part.node) : "") << ',' << CsvNumber(part.gain)
-                << ',' << CsvNumber(part.loss) << '\n';
+      table.Put(part.first_slice);
+      table.Put(part.last_slice);
+      table.Put(spatial ? tree.Path(part.node) : "");
+      table.Put(part.gain);
+      table.Put(part.loss);
     }
+    std::cout << analysis::FormatTable(table, analysis::TableFormat::kCsv);
     return;
   }
   std::cout << analysis::PartitionJson(model, aggregation, partition, o.shared.p, spatial).dump() << "\n";
@@ -103,12 +102,14 @@ void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,
 void WritePList(const AggregateCommandOptions& o, const analysis::Aggregation& aggregation,
                 const std::vector<analysis::PListEntry>& list) {
   if (o.format == "csv") {
-    std::string suffix = aggregation.normalized() ? "_normalized" : "";
-    std::cout << "p,gain" << suffix << ",loss" << suffix << ",parts\n";
+    analysis::Table table({"p", Named("gain", aggregation), Named("loss", aggregation), "parts"});
     for (const auto& entry : list) {
-      std::cout << CsvNumber(entry.p) << ',' << CsvNumber(entry.quality.gain) << ','
-                << CsvNumber(entry.quality.loss) << ',' << entry.quality.parts << '\n';
+      table.Put(entry.p);
+      table.Put(entry.quality.gain);
+      table.Put(entry.quality.loss);
+      table.Put(entry.quality.parts);
     }
+    std::cout << analysis::FormatTable(table, analysis::TableFormat::kCsv);
     return;
   }
   std::cout << analysis::PListJson(list).dump() << "\n";

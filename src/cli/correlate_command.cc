@@ -2,14 +2,12 @@
 // two series of entity start times over regular or irregular bins
 // (docs/anomalies.md). The binning and r are analysis::Correlation's, the
 // workflow module correlate's too.
-#include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "analysis/correlation.h"
 #include "analysis/entity_selection.h"
+#include "analysis/table_writer.h"
 #include "cli/commands.h"
 #include "cli/entity_streaming.h"
 #include "cli/trace_loading.h"
@@ -36,7 +34,7 @@ void RegisterCorrelateCommand(CLI::App& app) {
                   "series' points, and the gaps between)")
       ->check(CLI::IsMember({"regular", "irregular"}));
   cmd->add_option("--delta", args->delta, "Irregular bins' half width: 2.5ms, 100us, 1s (default unit s)");
-  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     const bool irregular = args->bins == "irregular";
@@ -45,9 +43,9 @@ void RegisterCorrelateCommand(CLI::App& app) {
     analysis::EntitySelection a(args->a, "--a"), b(args->b, "--b");
     analysis::Correlation correlation;
     Trace trace;
-    StreamEntities(args->files, args->read, trace, [&](const Trace& t, const analysis::EntityRecord& r) {
-      if (a.Matches(t, r)) correlation.AddA(r.start);
-      if (b.Matches(t, r)) correlation.AddB(r.start);
+    StreamEntities(args->files, args->read, trace, [&](const Trace& t, const EntityChunk& chunk) {
+      a.ForEachMatch(t, chunk, [&](size_t i) { correlation.AddA(chunk.start[i]); });
+      b.ForEachMatch(t, chunk, [&](size_t i) { correlation.AddB(chunk.start[i]); });
     });
     double delta = 0;
     if (irregular) {
@@ -56,20 +54,9 @@ void RegisterCorrelateCommand(CLI::App& app) {
       delta = ParseTime(trace.time_base(), text, 0, "--delta");
       if (!(delta > 0)) throw UserError("--delta: '" + args->delta + "': expected a length > 0");
     }
-    const analysis::CorrelationResult result =
-        correlation.Compute(irregular ? analysis::Binning::kIrregular : analysis::Binning::kRegular, delta);
-    if (args->format == "json") {
-      nlohmann::json out = {{"a", args->a},           {"b", args->b},
-                            {"bins_kind", args->bins}, {"bins", result.bins},
-                            {"count_a", result.count_a}, {"count_b", result.count_b},
-                            {"r", result.r ? nlohmann::json(*result.r) : nlohmann::json(nullptr)}};
-      std::cout << out.dump(2) << "\n";
-    } else {
-      std::printf("r = %s over %zu %s bins (a: %llu points, b: %llu points)\n",
-                  result.r ? std::to_string(*result.r).c_str() : "undefined (a series' counts do not vary)",
-                  result.bins, args->bins.c_str(), static_cast<unsigned long long>(result.count_a),
-                  static_cast<unsigned long long>(result.count_b));
-    }
+    const analysis::Table table =
+        correlation.ToTable(irregular ? analysis::Binning::kIrregular : analysis::Binning::kRegular, delta);
+    std::cout << analysis::FormatTable(table, analysis::ParseTableFormat(args->format));
   });
 }
 

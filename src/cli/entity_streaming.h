@@ -1,5 +1,5 @@
 // Reading a trace for the streaming analyses (kernel subsystems, anomalies,
-// correlate): every entity goes to a callback as the reader completes it,
+// correlate): every chunk of entities goes to a callback as the reader completes it,
 // so the trace is never held whole; `trace` keeps the types, containers and
 // time base, which the analyses read at the end.
 #pragma once
@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "analysis/entity_records.h"
+#include "model/entity_sink.h"
 #include "formats/format.h"
 #include "model/trace.h"
 
 namespace macroscope::cli {
 
 inline formats::ReadStats StreamEntities(const std::vector<std::string>& files, formats::ReadOptions options,
-                                         Trace& trace, analysis::RecordSink::Each each) {
-  analysis::RecordSink sink(std::move(each));
+                                         Trace& trace, ChunkSink::Each each) {
+  ChunkSink sink(std::move(each));
   options.sink = &sink;
   return formats::ReadTrace(files, options, trace);
 }

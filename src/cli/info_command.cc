@@ -2,12 +2,13 @@
 // entities per kind and type, declared values — as text or JSON.
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
+#include "analysis/table_writer.h"
 #include "analysis/time_json.h"
+#include "analysis/trace_summary.h"
+#include "cli/commands.h"
 #include "cli/trace_loading.h"
 #include "mpi/count_reduction.h"
 #include "mpi/world.h"
@@ -16,15 +17,7 @@ namespace macroscope::cli {
 
 namespace {
 
-// Entities per entity type, by type id: what each part of a trace read in
-// parts counts of its own, summed on part 0.
-std::vector<uint64_t> EntitiesByType(const Trace& t) {
-  std::vector<uint64_t> entities_of(t.types().size(), 0);
-  for (auto& s : t.stores()) entities_of[s.type] += s.size();
-  return entities_of;
-}
-
-nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<uint64_t>& entities_of,
+nlohmann::json Describe(const LoadedTrace& loaded, const analysis::TraceSummary& summary,
                         const std::vector<std::string>& files) {
   const Trace& t = loaded.trace;
   nlohmann::json j;
@@ -32,43 +25,30 @@ nlohmann::json Describe(const LoadedTrace& loaded, const std::vector<uint64_t>& 
   j["bytes"] = loaded.stats.bytes;
   j["events"] = loaded.stats.events;
   // Model times, in the unit and from the origin "time" describes.
-  j["start"] = t.start_time();
-  j["end"] = t.end_time();
+  j["start"] = summary.start;
+  j["end"] = summary.end;
   j["time"] = TimeBaseJson(t);
-  j["time"]["length"] = HumanSeconds(t.time_base().Seconds(t.end_time() - t.start_time()), 0, false);
-  const std::string wall_end = WallClock(t.time_base(), t.end_time());
+  j["time"]["length"] = HumanSeconds(t.time_base().Seconds(summary.end - summary.start), 0, false);
+  const std::string wall_end = WallClock(t.time_base(), summary.end);
   if (!wall_end.empty()) j["time"]["wall_clock_end"] = wall_end;
-  // Containers per container type, entities per entity type.
-  std::map<TypeId, size_t> containers_of;
-  for (size_t c = 1; c < t.containers().size(); ++c) containers_of[t.container(static_cast<ContainerId>(c)).type]++;
-  std::map<TypeId, size_t> values_of;
-  for (auto& v : t.values()) values_of[v.type]++;
   nlohmann::json types = nlohmann::json::array();
-  for (size_t id = 1; id < t.types().size(); ++id) {
-    const Type& ty = t.type(static_cast<TypeId>(id));
+  for (TypeId id = 1; id < t.types().size(); ++id) {
+    const Type& ty = t.type(id);
     nlohmann::json e;
     e["name"] = t.Str(ty.name);
     e["alias"] = t.Str(ty.alias);
     e["kind"] = TypeKindName(ty.kind);
     e["parent"] = t.Str(t.type(ty.parent).name);
     if (ty.kind == TypeKind::kContainer) {
-      e["containers"] = containers_of[static_cast<TypeId>(id)];
+      e["containers"] = summary.containers[id];
     } else {
-      e["entities"] = entities_of[static_cast<TypeId>(id)];
-      if (ty.kind != TypeKind::kVariable) e["declared_values"] = values_of[static_cast<TypeId>(id)];
+      e["entities"] = summary.entities[id];
+      if (ty.kind != TypeKind::kVariable) e["declared_values"] = summary.declared_values[id];
     }
     types.push_back(std::move(e));
   }
   j["types"] = std::move(types);
-  nlohmann::json kinds;
-  for (TypeKind k : {TypeKind::kState, TypeKind::kEvent, TypeKind::kLink, TypeKind::kVariable}) {
-    uint64_t n = 0;
-    for (size_t id = 1; id < t.types().size(); ++id)
-      if (t.type(static_cast<TypeId>(id)).kind == k) n += entities_of[id];
-    kinds[std::string(TypeKindName(k))] = n;
-  }
-  kinds["container"] = t.containers().size() - 1;
-  j["totals"] = std::move(kinds);
+  j["totals"] = analysis::TotalsJson(summary);
   nlohmann::json values = nlohmann::json::array();
   for (auto& v : t.values())
     values.push_back({{"type", t.Str(t.type(v.type).name)}, {"name", t.Str(v.name)}, {"alias", t.Str(v.alias)},
@@ -91,19 +71,20 @@ void PrintText(const nlohmann::json& j) {
                 time["wall_clock_end"].get<std::string>().c_str());
   std::printf("totals:    ");
   for (auto& [k, v] : j["totals"].items()) std::printf(" %s %llu", k.c_str(), v.get<unsigned long long>());
-  std::printf("\n\n%-10s %-28s %-20s %12s\n", "kind", "type", "parent type", "count");
+  std::printf("\n\n");
+  analysis::Table types({"kind", "type", "parent type", "count"});
   for (auto& e : j["types"]) {
-    auto count = e.contains("containers") ? e["containers"] : e["entities"];
-    std::printf("%-10s %-28s %-20s %12llu\n", e["kind"].get<std::string>().c_str(),
-                e["name"].get<std::string>().c_str(), e["parent"].get<std::string>().c_str(),
-                count.get<unsigned long long>());
+    types.Put(e["kind"].get<std::string>());
+    types.Put(e["name"].get<std::string>());
+    types.Put(e["parent"].get<std::string>());
+    types.Put((e.contains("containers") ? e["containers"] : e["entities"]).get<uint64_t>());
   }
-  if (!j["values"].empty()) {
-    std::printf("\n%-28s %-28s %s\n", "type", "value", "alias");
-    for (auto& v : j["values"])
-      std::printf("%-28s %-28s %s\n", v["type"].get<std::string>().c_str(), v["name"].get<std::string>().c_str(),
-                  v["alias"].get<std::string>().c_str());
-  }
+  std::fputs(analysis::FormatTable(types, analysis::TableFormat::kText).c_str(), stdout);
+  if (j["values"].empty()) return;
+  analysis::Table values({"type", "value", "alias"});
+  for (auto& v : j["values"])
+    for (const char* key : {"type", "name", "alias"}) values.Put(v[key].get<std::string>());
+  std::printf("\n%s", analysis::FormatTable(values, analysis::TableFormat::kText).c_str());
 }
 
 }  // namespace
@@ -129,10 +110,10 @@ void RegisterInfoCommand(CLI::App& app) {
     read.share = mpi::ShareByRange(args->files);
     LoadedTrace loaded;
     LoadTrace(args->files, read, loaded);
-    std::vector<uint64_t> entities_of = EntitiesByType(loaded.trace);
-    if (read.share) entities_of = mpi::ReduceCounts(entities_of, *read.share);
+    analysis::TraceSummary summary = analysis::SummarizeTrace(loaded.trace);
+    if (read.share) summary.entities = mpi::ReduceCounts(summary.entities, *read.share);
     mpi::OnRoot(world, [&] {
-      nlohmann::json j = Describe(loaded, entities_of, args->files);
+      nlohmann::json j = Describe(loaded, summary, args->files);
       if (args->json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       else PrintText(j);
     });

@@ -1,15 +1,18 @@
-// `macroscope serve`: reads the traces, then serves the web UI and the JSON
-// API of docs/serve.md until SIGINT or SIGTERM.
+// `macroscope serve`: serves the web UI and the JSON API of docs/serve.md
+// at once, reads the traces on a thread of its own meanwhile, and serves
+// until SIGINT or SIGTERM.
 #include <atomic>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
-#include <iostream>
 #include <list>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
@@ -34,6 +37,7 @@ struct ServeArgs {
   // The view the printed URL opens (--p, --slices): unset, the workbench's defaults.
   std::optional<double> p;
   std::optional<int> slices;
+  std::string read_after;  // hidden, for tests: the reading starts once this file exists
 };
 
 // The query parameters of the workbench's view that --p and --slices ask for.
@@ -49,40 +53,65 @@ std::string InitialView(const ServeArgs& args) {
   return view;
 }
 
+// Reads one served trace on the reading thread: the reader counts into
+// the trace's progress (answered by the trace list), the trace is indexed
+// and published — summarized here, before any request can see it — and
+// only then its line is printed, so that a script reading the output
+// knows the trace is ready.
+void ReadServedTrace(const std::string& file, formats::ReadOptions options, server::ServedTrace& served,
+                     LoadedTrace& out) {
+  options.progress = &served.progress();
+  try {
+    LoadTrace({file}, options, out);
+    out.trace.BuildIndexes();
+    served.Publish(out.trace);
+  } catch (...) {
+    served.Fail();
+    throw;
+  }
+  std::printf("macroscope: read %s (%s, %llu events, %.2f s)\n", file.c_str(), served.format().c_str(),
+              static_cast<unsigned long long>(out.stats.events), out.seconds);
+  std::fflush(stdout);
+}
+
+// Hidden --read-after: the reading waits until `file` exists, so that a
+// test sees every trace still being read, whatever the machine's speed.
+void WaitForFile(const std::string& file) {
+  while (!std::filesystem::exists(file)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
 void RunServe(ServeArgs& args) {
   if (args.token_option->count() > 0) args.server.token = args.token;
-  // Watched from the start, before any thread (the readers' included)
-  // exists: while traces load, a signal ends the command at once (nothing
-  // is written); once the server exists, it stops it gracefully.
-  std::atomic<server::Server*> running{nullptr};
+  // Watched from the start, before any thread (the reader's, the server's)
+  // exists. While a trace is still being read, a signal ends the command
+  // at once: a reading cannot be interrupted, and nothing is written.
+  // Once every trace is read, it stops the server gracefully.
+  std::atomic<server::Server*> all_read{nullptr};
   std::optional<server::StopSignals> stop;
-  stop.emplace([&running](int signal) {
-    if (server::Server* http = running.load()) {
+  stop.emplace([&all_read](int signal) {
+    if (server::Server* http = all_read.load()) {
       http->Stop();
     } else {
       std::_Exit(128 + signal);
     }
   });
-  // A list: LoadedTrace does not move, and the server keeps pointers.
-  std::list<LoadedTrace> loaded;
-  std::vector<server::ServedTrace> served;
+  // The formats first (a look at each file's head): the list names them
+  // while they are read, and a file that is no trace fails before the
+  // server starts.
+  std::vector<std::shared_ptr<server::ServedTrace>> served;
   for (const auto& file : args.files) {
-    LoadedTrace& trace = loaded.emplace_back();
-    const std::string format(formats::Detect(file).name);
-    LoadTrace({file}, args.read, trace);
-    trace.trace.BuildIndexes();
     const std::string name = std::filesystem::path(file).filename().string();
-    served.push_back({name.empty() ? file : name, format, &trace.trace});
-    std::printf("macroscope: read %s (%s, %llu events, %.2f s)\n", file.c_str(), format.c_str(),
-                static_cast<unsigned long long>(trace.stats.events), trace.seconds);
-    std::fflush(stdout);
+    served.push_back(std::make_shared<server::ServedTrace>(name.empty() ? file : name,
+                                                           std::string(formats::Detect(file).name)));
   }
   // Writing to a client that went away must not kill the server.
   std::signal(SIGPIPE, SIG_IGN);
+  // A list: LoadedTrace does not move, and the server keeps pointers.
+  std::list<LoadedTrace> loaded;
+  std::exception_ptr failure;  // the reading's, rethrown here: its message and exit code as any command's
   {
-    server::Server http(std::move(served), args.server);
+    server::Server http({served.begin(), served.end()}, args.server);
     http.Bind();
-    running = &http;
     if (!http.web_built()) {
       std::printf("macroscope: the web UI is not built in %s (make web); serving the API only\n",
                   args.server.web_directory.c_str());
@@ -90,9 +119,26 @@ void RunServe(ServeArgs& args) {
     std::printf("macroscope: serving %zu trace(s) at %s\n", args.files.size(),
                 http.Url(InitialView(args)).c_str());
     std::fflush(stdout);
+    // One trace after the other, in the order given: the first is ready
+    // soonest (the workbench opens it), and they do not share the cores.
+    std::jthread reader([&] {
+      try {
+        if (!args.read_after.empty()) WaitForFile(args.read_after);
+        for (size_t i = 0; i < args.files.size(); ++i) {
+          ReadServedTrace(args.files[i], args.read, *served[i], loaded.emplace_back());
+        }
+        all_read = &http;
+      } catch (...) {
+        // Nothing half-read is served: the server stops, the command fails.
+        failure = std::current_exception();
+        http.Stop();
+      }
+    });
     http.Run();
+    reader.join();
     stop.reset();  // the watcher ends before the server it may call goes
   }
+  if (failure) std::rethrow_exception(failure);
   // Taken back whole by the exit: a stop stays quick however large the traces.
   for (LoadedTrace& trace : loaded) DropAtExit(std::move(trace.trace));
 }
@@ -137,6 +183,8 @@ void RegisterServeCommand(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")
       ->check(CLI::Range(1, 10000));
+  // Hidden, for tests: the reading starts once this file exists.
+  cmd->add_option("--read-after", args->read_after)->group("");
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] { RunServe(*args); });
 }

@@ -1,17 +1,16 @@
 // `macroscope stats`: per state value, count, total and mean time and share
 // of a time window; per event and link value, a count. Text, JSON or CSV.
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "analysis/aggregation_json.h"
 #include "analysis/state_statistics.h"
+#include "analysis/table_writer.h"
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
 #include "mpi/statistics_reduction.h"
 #include "mpi/world.h"
-#include "util/csv.h"
 
 namespace macroscope::cli {
 
@@ -20,24 +19,17 @@ namespace {
 // The statistics as text, JSON or CSV on standard output.
 void Print(const std::string& format, const Trace& trace, const analysis::Statistics& stats) {
   if (format == "json") {
-    std::cout << analysis::StatisticsJson(stats).dump(2) << "\n";
+    // replace: names read from traces need not be UTF-8.
+    std::cout << analysis::StatisticsJson(stats).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else if (format == "csv") {  // times in model units, as the JSON's (docs/time.md)
-    std::printf("kind,type,value,count,total_time,mean_time,share\n");
-    for (auto& r : stats.rows)
-      std::printf("%s,%s,%s,%llu,%.17g,%.17g,%.6g\n", r.kind.c_str(), CsvField(r.type).c_str(),
-                  CsvField(r.value).c_str(), static_cast<unsigned long long>(r.count), r.total_time, r.mean_time,
-                  r.share);
-  } else {  // for people: times from the trace start, lengths in a readable unit
-    const TimeBase& base = stats.base;
-    auto human = [&](double ticks, bool sign) { return HumanSeconds(base.Seconds(ticks), 0, sign); };
-    std::printf("window %s .. %s\n%-6s %-24s %-24s %10s %16s %16s %8s\n",
-                human(stats.start - trace.start_time(), true).c_str(),
-                human(stats.end - trace.start_time(), true).c_str(), "kind", "type", "value", "count", "total time",
-                "mean time", "share %");
-    for (auto& r : stats.rows)
-      std::printf("%-6s %-24s %-24s %10llu %16s %16s %8.2f\n", r.kind.c_str(), r.type.c_str(), r.value.c_str(),
-                  static_cast<unsigned long long>(r.count), r.kind == "state" ? human(r.total_time, false).c_str() : "",
-                  r.kind == "state" ? human(r.mean_time, false).c_str() : "", r.share);
+    std::cout << analysis::FormatTable(analysis::StatisticsTable(stats, analysis::StatisticsTimes::kModelUnits),
+                                       analysis::TableFormat::kCsv);
+  } else {  // for people: the window from the trace start, lengths in a readable unit
+    auto human = [&](double t) { return HumanSeconds(stats.base.Seconds(t - trace.start_time()), 0, true); };
+    std::cout << "window " << human(stats.start) << " .. " << human(stats.end) << "\n"
+              << analysis::FormatTable(analysis::StatisticsTable(stats, analysis::StatisticsTimes::kForPeople),
+                                       analysis::TableFormat::kText);
   }
 }
 

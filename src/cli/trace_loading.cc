@@ -12,6 +12,8 @@
 namespace macroscope::cli {
 
 void AddReadOptions(CLI::App& command, formats::ReadOptions& options) {
+  // A reading of more than a second shows its progress on a terminal (util/progress_line.h).
+  options.show_progress = true;
   command.add_flag("-n,--no-strict", options.paje.no_strict, "Pajé: accept old field names in event definitions");
   command.add_flag("-z,--ignore-incomplete-links", options.paje.simulator.ignore_incomplete_links,
                    "Drop links whose start or end never came (not recommended)");

@@ -43,6 +43,12 @@ struct ReadOptions {
   // the decoding of its streams) and meets the other parts through `share`.
   // Null: the whole trace (src/mpi gives it for OTF2, Pajé and CTF only).
   PartExchange* share = nullptr;
+  // The progress line (util/progress_line.h) the reading counts into:
+  // entities simulated, and bytes where the reader knows them (Pajé).
+  // Null: ReadTrace shows one of its own when `show_progress` (the
+  // commands set it; standard error must be a terminal), else none.
+  ProgressLine* progress = nullptr;
+  bool show_progress = false;
 };
 
 // The simulator options a non-Pajé reader takes from `options`: the sink
@@ -51,6 +57,7 @@ inline paje::SimulatorOptions StreamingSimulation(const ReadOptions& options) {
   paje::SimulatorOptions simulation;
   simulation.sink = options.sink;
   simulation.drain_interval = options.paje.simulator.drain_interval;
+  simulation.progress = options.progress;
   return simulation;
 }
 

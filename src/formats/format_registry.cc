@@ -19,6 +19,7 @@
 #include "formats/paraver/paraver_format.h"
 #include "store/store_format.h"
 #include "util/error.h"
+#include "util/progress_line.h"
 
 namespace macroscope::formats {
 
@@ -67,7 +68,12 @@ ReadStats ReadTrace(const std::vector<std::string>& files, const ReadOptions& op
   for (size_t i = 1; i < files.size(); ++i)
     if (&Detect(files[i]) != &format)
       throw UserError(files[i] + ": not a " + std::string(format.name) + " trace like " + files.front());
-  return format.read(files, options, trace);
+  if (options.progress != nullptr || !options.show_progress) return format.read(files, options, trace);
+  std::string label = files.front() + (files.size() > 1 ? " (+" + std::to_string(files.size() - 1) + ")" : "");
+  ProgressLine line("reading " + label, 0);
+  ReadOptions counted = options;
+  counted.progress = &line;
+  return format.read(files, counted, trace);
 }
 
 }  // namespace macroscope::formats

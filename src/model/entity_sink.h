@@ -6,8 +6,8 @@
 // The reader keeps in its Trace what streaming needs: types, containers,
 // declared values, strings, and the entities still open (states on a
 // stack, a variable's last value, a link waiting for its other end).
-// Entities are handed over per store, in chunks, each chunk in the store's
-// own order (the order the in-memory model holds them); the Trace forgets
+// Entities are handed over per store, in chunks (model/entity_chunk.h),
+// each chunk in the store's own order (the order the in-memory model holds them); the Trace forgets
 // them after the call. Events, variables and links come out in store
 // order; a state still open when the states opened after it are handed
 // over comes later, when it is closed (so a state open for the whole trace
@@ -16,7 +16,10 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <utility>
 
+#include "model/entity_chunk.h"
 #include "model/trace.h"
 
 namespace macroscope {
@@ -24,11 +27,21 @@ namespace macroscope {
 class EntitySink {
  public:
   virtual ~EntitySink() = default;
-  // Entities [begin, end) of `store` are complete; `trace` gives names,
-  // containers and the time base (which a reader may refine until its
-  // end; the last call's is final). The store's user fields are readable
-  // for those entities (store.extras.ForEach).
-  virtual void Completed(const Trace& trace, const EntityStore& store, size_t begin, size_t end) = 0;
+  // The entities of `chunk` are complete; `trace` gives names, containers
+  // and the time base (which a reader may refine until its end; the last
+  // call's is final). The chunk is valid during the call only.
+  virtual void Completed(const Trace& trace, const EntityChunk& chunk) = 0;
+};
+
+// An EntitySink that hands every chunk to a function.
+class ChunkSink : public EntitySink {
+ public:
+  using Each = std::function<void(const Trace&, const EntityChunk&)>;
+  explicit ChunkSink(Each each) : each_(std::move(each)) {}
+  void Completed(const Trace& trace, const EntityChunk& chunk) override { each_(trace, chunk); }
+
+ private:
+  Each each_;
 };
 
 }  // namespace macroscope

@@ -1,4 +1,4 @@
-// The errors a request handler raises. The routing layer (routes.cc) turns
+// The errors a request handler raises. The routing layer (api_routes.cc) turns
 // each into `{"error": message}` with its status; nothing escapes a handler.
 #pragma once
 
@@ -15,11 +15,16 @@ inline constexpr const char* kJsonType = "application/json; charset=utf-8";
 
 class ApiError : public std::runtime_error {
  public:
-  ApiError(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  // `retry_soon`: the answer tells the client to ask again in a second
+  // (Retry-After: 1), as for a trace still being read.
+  ApiError(int status, const std::string& message, bool retry_soon = false)
+      : std::runtime_error(message), status_(status), retry_soon_(retry_soon) {}
   int status() const { return status_; }
+  bool retry_soon() const { return retry_soon_; }
 
  private:
   int status_;
+  bool retry_soon_;
 };
 
 // 400: a parameter is missing, malformed or out of range.

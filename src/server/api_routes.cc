@@ -44,6 +44,7 @@ httplib::Server::Handler Json(Body body) {
       response.body = body(request);
       response.set_header("Content-Type", kJsonType);
     } catch (const ApiError& e) {
+      if (e.retry_soon()) response.set_header("Retry-After", "1");
       fail(e.status(), e.what());
     } catch (const analysis::Cancelled&) {
       // The server stops, or the client has gone and nobody reads this.
@@ -65,27 +66,37 @@ httplib::Server::Handler Json(Body body) {
 
 std::string ErrorJson(const std::string& message) { return Dump({{"error", message}}); }
 
-const ServedTrace& ApiRoutes::TraceAt(const std::string& id) const {
-  return traces_[PathIndex(id, traces_.size(), "trace")];
+size_t ApiRoutes::ReadyIndex(const std::string& id) const {
+  const size_t index = PathIndex(id, traces_.size(), "trace");
+  switch (traces_[index]->state()) {
+    case ServedTrace::State::kReady:
+      return index;
+    case ServedTrace::State::kLoading:
+      // The list tells how far the reading has got; a client asks again.
+      throw ApiError(503, id + ": still being read", true);
+    case ServedTrace::State::kFailed:
+      break;
+  }
+  throw ApiError(503, id + ": could not be read (the server stops)");
 }
 
 void ApiRoutes::Register(httplib::Server& http) {
   http.Get("/api/traces", Json([this](const httplib::Request&) {
              auto list = nlohmann::ordered_json::array();
-             for (size_t i = 0; i < traces_.size(); ++i) list.push_back(TraceSummary(traces_[i], i));
+             for (size_t i = 0; i < traces_.size(); ++i) list.push_back(TraceSummary(*traces_[i], i));
              return Dump(list);
            }));
   http.Get(R"(/api/traces/([^/]+))", Json([this](const httplib::Request& request) {
-             const ServedTrace& served = TraceAt(request.matches[1]);
-             return Dump(TraceDetails(served, &served - traces_.data()));
+             const size_t id = ReadyIndex(request.matches[1]);
+             return Dump(TraceDetails(*traces_[id], id));
            }));
   for (bool with_p : {true, false}) {
     http.Get(with_p ? R"(/api/traces/([^/]+)/aggregate)" : R"(/api/traces/([^/]+)/plist)",
              Json([this, with_p](const httplib::Request& request) {
-               const ServedTrace& served = TraceAt(request.matches[1]);
+               const size_t id = ReadyIndex(request.matches[1]);
                const auto ticket = watch_.Watch(request);
                try {
-                 return AggregateAnswer(*served.trace, &served - traces_.data(), request, cache_, threads_, with_p,
+                 return AggregateAnswer(traces_[id]->trace(), id, request, cache_, threads_, with_p,
                                         ticket->cancellation());
                } catch (const analysis::Cancelled&) {
                  if (!ticket->expired()) throw;
@@ -96,7 +107,7 @@ void ApiRoutes::Register(httplib::Server& http) {
              }));
   }
   http.Get(R"(/api/traces/([^/]+)/stats)", Json([this](const httplib::Request& request) {
-             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             const Trace& trace = ReadyTrace(request.matches[1]);
              analysis::StatisticsRequest stats;
              stats.start = Number(request, "start");
              stats.end = Number(request, "end");
@@ -106,7 +117,7 @@ void ApiRoutes::Register(httplib::Server& http) {
                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
            }));
   http.Get(R"(/api/traces/([^/]+)/window)", Json([this](const httplib::Request& request) {
-             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             const Trace& trace = ReadyTrace(request.matches[1]);
              WindowRequest window;
              window.start = RequiredNumber(request, "start");
              window.end = RequiredNumber(request, "end");
@@ -120,12 +131,12 @@ void ApiRoutes::Register(httplib::Server& http) {
              return WindowJson(trace, window);
            }));
   http.Get(R"(/api/traces/([^/]+)/entity/([^/]+))", Json([this](const httplib::Request& request) {
-             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             const Trace& trace = ReadyTrace(request.matches[1]);
              auto [store, index] = ParseEntityId(request.matches[2]);
              return EntityJson(trace, store, index);
            }));
   http.Get(R"(/api/traces/([^/]+)/search)", Json([this](const httplib::Request& request) {
-             const Trace& trace = *TraceAt(request.matches[1]).trace;
+             const Trace& trace = ReadyTrace(request.matches[1]);
              auto query = Text(request, "q");
              if (!query) BadRequest("parameter q is required");
              auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxSearchLimit)).value_or(100);

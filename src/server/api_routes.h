@@ -6,6 +6,7 @@
 
 #include <httplib.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,16 +23,20 @@ class ApiRoutes {
  public:
   // `watch` cancels an aggregation or p list whose client has gone or that
   // runs past its time limit.
-  ApiRoutes(std::vector<ServedTrace> traces, int threads, size_t cached_aggregations, ClientWatch& watch)
+  ApiRoutes(std::vector<std::shared_ptr<const ServedTrace>> traces, int threads, size_t cached_aggregations,
+            ClientWatch& watch)
       : traces_(std::move(traces)), threads_(threads), cache_(cached_aggregations), watch_(watch) {}
 
   // Adds the /api routes (and a JSON 404 for any other /api path).
   void Register(httplib::Server& http);
 
  private:
-  const ServedTrace& TraceAt(const std::string& id) const;
+  // The index `id` names (404 when none); 503 with Retry-After while
+  // that trace is still being read, 503 when it could not be read.
+  size_t ReadyIndex(const std::string& id) const;
+  const Trace& ReadyTrace(const std::string& id) const { return traces_[ReadyIndex(id)]->trace(); }
 
-  std::vector<ServedTrace> traces_;
+  std::vector<std::shared_ptr<const ServedTrace>> traces_;
   int threads_;
   AggregationCache cache_;
   ClientWatch& watch_;

@@ -70,7 +70,7 @@ class HttpServer : public httplib::Server {
 }  // namespace
 
 struct Server::Impl {
-  Impl(std::vector<ServedTrace> traces, ServerOptions options)
+  Impl(std::vector<std::shared_ptr<const ServedTrace>> traces, ServerOptions options)
       : options(std::move(options)),
         watch(std::chrono::seconds(this->options.max_compute_seconds)),
         pool(this->options.limits),
@@ -147,7 +147,7 @@ void Server::Impl::Configure() {
   });
 }
 
-Server::Server(std::vector<ServedTrace> traces, ServerOptions options)
+Server::Server(std::vector<std::shared_ptr<const ServedTrace>> traces, ServerOptions options)
     : impl_(std::make_unique<Impl>(std::move(traces), std::move(options))) {
   const auto& o = impl_->options;
   if (o.limits.max_connections < 1) throw UserError("--max-connections must be at least 1");

@@ -1,5 +1,7 @@
 // The HTTP server behind `macroscope serve`: the JSON API of docs/serve.md
-// over a fixed set of traces, and the built web UI.
+// over a fixed set of traces, and the built web UI. It serves from the
+// start, while the traces are still being read: a trace not yet ready is
+// listed with its progress and its endpoints answer 503 (served_trace.h).
 //
 // Threading: each connection is served on a thread of its own, up to a
 // bound (connection_pool.h); traces are only read (const), built
@@ -36,8 +38,8 @@ struct ServerOptions {
 
 class Server {
  public:
-  // `traces` must stay alive, indexed and unchanged while the server runs.
-  Server(std::vector<ServedTrace> traces, ServerOptions options);
+  // `traces`: ready or still being read (their reader publishes them).
+  Server(std::vector<std::shared_ptr<const ServedTrace>> traces, ServerOptions options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -9,22 +9,43 @@
 
 namespace macroscope::server {
 
+namespace {
+
+const char* StateName(ServedTrace::State state) {
+  switch (state) {
+    case ServedTrace::State::kLoading:
+      return "loading";
+    case ServedTrace::State::kReady:
+      return "ready";
+    case ServedTrace::State::kFailed:
+      return "failed";
+  }
+  return "failed";
+}
+
+}  // namespace
+
 nlohmann::ordered_json TraceSummary(const ServedTrace& served, size_t id) {
-  const Trace& t = *served.trace;
   nlohmann::ordered_json out;
   out["id"] = id;
-  out["name"] = served.name;
-  out["format"] = served.format;
-  out["start"] = t.start_time();
-  out["end"] = t.end_time();
-  out["time"] = TimeBaseJson(t);  // what model times mean, for people's units (docs/time.md)
-  // The same totals as `macroscope info --json`.
-  nlohmann::ordered_json totals;
-  totals["container"] = t.containers().size() - 1;
-  for (TypeKind k : {TypeKind::kState, TypeKind::kEvent, TypeKind::kLink, TypeKind::kVariable}) {
-    totals[std::string(TypeKindName(k))] = t.CountEntities(k);
+  out["name"] = served.name();
+  out["format"] = served.format();
+  const ServedTrace::State state = served.state();
+  out["state"] = StateName(state);
+  if (state == ServedTrace::State::kLoading) {
+    // What the reader has counted so far; total_bytes is 0 where the
+    // reader does not know its input's size (only Pajé counts bytes).
+    const ProgressLine& progress = served.progress();
+    out["progress"] = {{"bytes", progress.bytes()},
+                       {"total_bytes", progress.total_bytes()},
+                       {"entities", progress.entities()}};
   }
-  out["totals"] = std::move(totals);
+  if (state != ServedTrace::State::kReady) return out;
+  const analysis::TraceSummary& summary = served.summary();
+  out["start"] = summary.start;
+  out["end"] = summary.end;
+  out["time"] = TimeBaseJson(served.trace());     // what model times mean, for people's units (docs/time.md)
+  out["totals"] = analysis::TotalsJson(summary);  // as `macroscope info --json`'s
   return out;
 }
 
@@ -46,7 +67,7 @@ std::optional<std::string> HexColor(std::string_view color) {
 }
 
 nlohmann::ordered_json TraceDetails(const ServedTrace& served, size_t id) {
-  const Trace& t = *served.trace;
+  const Trace& t = served.trace();
   nlohmann::ordered_json out = TraceSummary(served, id);
   std::vector<nlohmann::ordered_json> values(t.types().size(), nlohmann::ordered_json::array());
   for (const EntityValue& v : t.values()) {

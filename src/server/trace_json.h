@@ -11,10 +11,12 @@
 
 namespace macroscope::server {
 
-// {"id","name","format","start","end","totals"}.
+// The trace's entry in the list: {"id","name","format","state"}, then
+// "start","end","time","totals" once it is ready, "progress" while it is
+// being read.
 nlohmann::ordered_json TraceSummary(const ServedTrace& served, size_t id);
 
-// The summary plus "types" and "containers".
+// A ready trace's summary plus "types" and "containers".
 nlohmann::ordered_json TraceDetails(const ServedTrace& served, size_t id);
 
 // A trace colour ("r g b" in [0, 1], as Pajé writes them, or "#rrggbb") as

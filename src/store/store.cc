@@ -607,7 +607,7 @@ void StreamEntities(Open& open, const std::vector<StoreSizes>& sizes, uint64_t n
         }
       }
       CheckStore(trace, s, n_containers, path);
-      sink.Completed(trace, s, 0, len);
+      sink.Completed(trace, EntityChunk::Of(trace, s, 0, len));
     }
     EntityStore empty;
     empty.kind = s.kind;

@@ -65,6 +65,8 @@ TEST(CsvBadInput, Generic) {
       {"no_end.csv", header + "c,S,state,1,,v\n", "2: a state without an end"},
       {"overlap.csv", header + "c,S,,1,5,a\nc,S,,3,7,b\n", "2: a state overlapping another"},
       {"two_kinds.csv", header + "c,S,state,1,2,v\nc,S,event,1,,v\n", "3: type 'S' is a state type (line 2), not an event type"},
+      {"open_quote.csv", header + "c,S,state,1,2,\"v\n", "2: malformed quoted field"},
+      {"after_quote.csv", header + "c,S,state,1,2,\"v\"w\n", "2: malformed quoted field"},
   });
 }
 

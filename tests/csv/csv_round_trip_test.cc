@@ -47,7 +47,10 @@ TEST(DumpRoundTrip, GeneratedTraces) {
     }
     ExpectRedumps(csv);
     // Read as a trace like any other: the same entities as the Pajé file.
-    auto totals = [](const std::string& info) { return info.substr(info.find("totals:"), info.find('\n', info.find("totals:"))); };
+    auto totals = [](const std::string& info) {  // the line; the types' tables list them in reading order
+      const size_t at = info.find("totals:");
+      return info.substr(at, info.find('\n', at) - at);
+    };
     auto a = Macroscope("info " + Quote(paje));
     auto b = Macroscope("info " + Quote(csv));
     ASSERT_EQ(b.exit_code, 0) << b.err;

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/entity_records.h"
 #include "analysis/kernel/cpu_table.h"
 #include "analysis/kernel/process_table.h"
 #include "formats/ctf/event_mapper.h"
 #include "formats/paje/simulator.h"
+#include "model/entity_chunk.h"
 #include "pipeline/module.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/registry.h"
@@ -63,21 +63,21 @@ class Kernel {
     trace_.SetTimeBase({.num = 1, .den = 1000000000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt});
   }
 
-  // The table over the in-memory model's stores, as a sink would hand them.
+  // The table over the in-memory model's stores, one chunk each, as a
+  // sink would hand them.
   ProcessTableRows Rows(std::optional<int64_t> subtree = std::nullopt) {
     ProcessTable table;
-    analysis::RecordSink sink([&](const Trace& t, const analysis::EntityRecord& r) { table.Add(t, r); });
-    for (const EntityStore& s : trace_.stores()) sink.Completed(trace_, s, 0, s.size());
+    for (const EntityStore& s : trace_.stores()) table.Add(trace_, EntityChunk::Of(trace_, s));
     return table.Rows(trace_, subtree);
   }
 
-  // The CPUs' table, likewise.
-  std::vector<analysis::kernel::CpuRow> CpuRows() {
+  // The CPUs' accumulator, likewise, and its rows.
+  analysis::kernel::CpuTable Cpus() {
     analysis::kernel::CpuTable table;
-    analysis::RecordSink sink([&](const Trace& t, const analysis::EntityRecord& r) { table.Add(t, r); });
-    for (const EntityStore& s : trace_.stores()) sink.Completed(trace_, s, 0, s.size());
-    return table.Rows(trace_);
+    for (const EntityStore& s : trace_.stores()) table.Add(trace_, EntityChunk::Of(trace_, s));
+    return table;
   }
+  std::vector<analysis::kernel::CpuRow> CpuRows() { return Cpus().Rows(trace_); }
 
   Trace& trace() { return trace_; }
 
@@ -227,13 +227,15 @@ TEST(KernelProcessesSynthetic, CpuTimeAddsUp) {
   EXPECT_EQ(cpus[1].threads[0].running_ns, 1200);
   for (const auto& cpu : cpus) EXPECT_EQ(cpu.running_ns() + cpu.idle_ns + cpu.unknown_ns, cpu.span_ns) << cpu.cpu;
 
-  // The text `--cpus` prints: threads named by their rows, then idle, unknown, span.
-  std::vector<std::vector<analysis::kernel::ProcessCell>> cells = analysis::kernel::CpuCells(cpus, k.Rows());
-  ASSERT_EQ(cells.size(), 2u + 3u + 1u + 3u);
-  EXPECT_EQ(std::get<std::string>(cells[0][1]), "thread");
-  EXPECT_EQ(std::get<std::string>(cells[0][4]), "bash");
-  EXPECT_EQ(std::get<std::string>(cells[4][1]), "span");
-  EXPECT_EQ(std::get<int64_t>(cells[4][5]), 5000 - start);
+  // The table `--cpus` prints: threads named by their rows, then idle, unknown, span.
+  const analysis::Table cells = k.Cpus().ToTable(k.trace(), k.Rows());
+  EXPECT_EQ(cells.columns, (std::vector<std::string>{"cpu", "kind", "tid", "pid", "name", "ns"}));
+  ASSERT_EQ(cells.rows(), 2u + 3u + 1u + 3u);
+  EXPECT_EQ(std::get<std::string>(cells.at(0, 1)), "thread");
+  EXPECT_EQ(std::get<std::string>(cells.at(0, 4)), "bash");
+  EXPECT_EQ(std::get<std::string>(cells.at(4, 1)), "span");
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(cells.at(4, 2)));
+  EXPECT_EQ(std::get<int64_t>(cells.at(4, 5)), 5000 - start);
 }
 
 // Lost events: CPU 0 switched 10 in, but its next switch names 20 as the
@@ -417,18 +419,7 @@ TEST(KernelProcessesSynthetic, ModuleRowsEqualTheTable) {
   std::shared_ptr<const Trace> trace(k, &k->trace());
   pipeline::EntityBatch batch;
   batch.trace = trace;
-  for (const EntityStore& s : trace->stores())
-    for (size_t i = 0; i < s.size(); ++i) {
-      pipeline::Entity& e = batch.entities.emplace_back();
-      e.kind = s.kind;
-      e.level = s.level.empty() ? 0 : s.level[i];
-      e.type = trace->type(s.type).name;
-      e.container_id = s.container;
-      e.container = trace->container(s.container).name;
-      e.start = s.start[i];
-      e.end = s.End(i);
-      e.value = s.value.empty() ? kEmptyString : s.value[i];
-    }
+  for (const EntityStore& s : trace->stores()) batch.Append(EntityChunk::Of(*trace, s));
 
   class Source : public pipeline::Module {
    public:
@@ -460,20 +451,13 @@ TEST(KernelProcessesSynthetic, ModuleRowsEqualTheTable) {
   w.Link("m", "rows", "sink", "in");
   w.Run();
 
-  EXPECT_EQ(sink.rows.columns, analysis::kernel::ProcessColumns(expected));
+  const analysis::Table table = analysis::kernel::ProcessesTable(expected);
+  EXPECT_EQ(sink.rows.columns, table.columns);
   ASSERT_EQ(sink.rows.rows(), expected.rows.size());
-  for (size_t r = 0; r < expected.rows.size(); ++r) {
-    std::vector<analysis::kernel::ProcessCell> cells = analysis::kernel::ProcessCells(expected, expected.rows[r]);
-    for (size_t c = 0; c < cells.size(); ++c) {
-      const pipeline::Cell& got = sink.rows.at(r, c);
-      if (const int64_t* i = std::get_if<int64_t>(&cells[c]))
-        EXPECT_EQ(std::get<int64_t>(got), *i) << r << "," << c;
-      else if (const std::string* s = std::get_if<std::string>(&cells[c]))
-        EXPECT_EQ(std::get<std::string>(got), *s);
-      else
-        EXPECT_TRUE(std::holds_alternative<std::monostate>(got));
-    }
-  }
+  ASSERT_EQ(table.rows(), expected.rows.size());
+  for (size_t r = 0; r < table.rows(); ++r)
+    for (size_t c = 0; c < table.columns.size(); ++c)
+      EXPECT_TRUE(sink.rows.at(r, c) == table.at(r, c)) << r << "," << c << ": " << analysis::CellText(table.at(r, c));
 }
 
 }  // namespace

@@ -72,7 +72,7 @@ inline pipeline::RowBatch ReadInto(const nlohmann::json& read_params, const pipe
 // The value of `column` in row `row` as text.
 inline std::string Cell(const pipeline::RowBatch& rows, size_t row, const std::string& column) {
   for (size_t c = 0; c < rows.columns.size(); ++c)
-    if (rows.columns[c] == column) return pipeline::CellText(rows.at(row, c));
+    if (rows.columns[c] == column) return analysis::CellText(rows.at(row, c));
   ADD_FAILURE() << "no column " << column;
   return "";
 }

@@ -66,21 +66,33 @@ TEST(CorrelationClass, RegularAndIrregularBins) {
 TEST(CorrelateCommand, PrintsTheHandComputedR) {
   TempDir dir;
   std::string trace = Series(dir);
-  nlohmann::json regular = JsonOf(Macroscope("correlate " + Quote(trace) + " --a E1 --b E2=hit --format json"));
+  // The result is a table of one row (bins_kind, bins, count_a, count_b, r).
+  auto row = [&](const std::string& args) {
+    nlohmann::json rows = JsonOf(Macroscope("correlate " + Quote(trace) + " " + args + " --format json"));
+    EXPECT_EQ(rows.size(), 1u) << rows.dump();
+    return rows.empty() ? nlohmann::json::object() : rows[0];
+  };
+  nlohmann::json regular = row("--a E1 --b E2=hit");
+  EXPECT_EQ(regular["bins_kind"], "regular");
   EXPECT_EQ(regular["bins"], 4);
   EXPECT_EQ(regular["count_a"], 8);
   EXPECT_EQ(regular["count_b"], 8);
   EXPECT_NEAR(regular["r"].get<double>(), -3 / std::sqrt(12.0), 1e-12);
-  nlohmann::json same = JsonOf(Macroscope("correlate " + Quote(trace) + " --a E1 --b E1 --format json"));
+  nlohmann::json same = row("--a E1 --b E1");
   EXPECT_NEAR(same["r"].get<double>(), 1.0, 1e-12);
-  nlohmann::json irregular =
-      JsonOf(Macroscope("correlate " + Quote(trace) + " --a E3 --b E4 --bins irregular --delta 2 --format json"));
+  nlohmann::json irregular = row("--a E3 --b E4 --bins irregular --delta 2");
   EXPECT_EQ(irregular["bins"], 4);
   EXPECT_NEAR(irregular["r"].get<double>(), 1 / std::sqrt(2.0), 1e-12);
-  // The same δ in milliseconds; text for people.
+  // The same δ in milliseconds; text for people: the table aligned.
   CommandResult text = Macroscope("correlate " + Quote(trace) + " --a E3 --b '*=h*' --bins irregular --delta 2000ms");
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("irregular bins"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.rfind("bins_kind  bins  count_a  count_b", 0), 0u) << text.out;
+  EXPECT_NE(text.out.find("\nirregular "), std::string::npos) << text.out;
+  // Undefined r, a null: E3 and E4 over ⌊√6⌋ = 2 regular bins of [10, 80],
+  // E3 one point in each.
+  nlohmann::json flat = row("--a E3 --b E4");
+  EXPECT_EQ(flat["bins"], 2);
+  EXPECT_TRUE(flat["r"].is_null()) << flat.dump();
 }
 
 TEST(CorrelateCommand, RefusesBadOptions) {

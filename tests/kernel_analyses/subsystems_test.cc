@@ -76,9 +76,18 @@ Reference FromBabeltrace(const std::string& dir) {
   return ref;
 }
 
+// `kernel subsystems --format json`'s rows: the overall ones (owner_type
+// "all") in "overall", the owners' in "owners".
+nlohmann::json Subsystems(const std::string& dir) {
+  nlohmann::json out = {{"overall", nlohmann::json::array()}, {"owners", nlohmann::json::array()}};
+  for (const nlohmann::json& row : JsonOf(Macroscope("kernel subsystems --format json " + Quote(dir))))
+    out[row["owner_type"] == "all" ? "overall" : "owners"].push_back(row);
+  return out;
+}
+
 void ExpectSubsystemsOf(const std::string& dir) {
   const Reference ref = FromBabeltrace(dir);
-  nlohmann::json out = JsonOf(Macroscope("kernel subsystems --format json " + Quote(dir)));
+  nlohmann::json out = Subsystems(dir);
   ASSERT_EQ(out["overall"].size(), analysis::kernel::kSubsystemCount) << out.dump(1);
   std::map<std::string, nlohmann::json> overall;
   for (const nlohmann::json& row : out["overall"]) overall[row["subsystem"]] = row;
@@ -133,7 +142,7 @@ TEST(SubsystemsTestdata, KernelTraceCountsAsBabeltrace2) {
   ExpectSubsystemsOf(dir);
   // Syscalls run on threads, so processes own syscall time; interrupts run
   // on CPUs, which own the processor time.
-  nlohmann::json out = JsonOf(Macroscope("kernel subsystems --format json " + Quote(dir)));
+  nlohmann::json out = Subsystems(dir);
   int64_t process_syscall_ns = 0, cpu_processor_ns = 0;
   for (const nlohmann::json& row : out["owners"]) {
     if (row["owner_type"] == "Process" && row["subsystem"] == "syscall")
@@ -156,7 +165,7 @@ TEST(SubsystemsKernelTrace, CountsAsBabeltrace2AndTheGroundTruth) {
   // The scenario's own count per class, kept as it wrote the events; it has
   // no syscall class (the seed's table), so its "other" is ours plus syscall.
   const nlohmann::json& truth = kernel::testing::KernelGroundTruth().at("per_subsystem");
-  nlohmann::json out = JsonOf(Macroscope("kernel subsystems --format json " + Quote(dir)));
+  nlohmann::json out = Subsystems(dir);
   std::map<std::string, uint64_t> ours;
   for (const nlohmann::json& row : out["overall"]) {
     const std::string subsystem = row["subsystem"];

@@ -117,10 +117,23 @@ class MemoryRecorded : public ::testing::Test {
   }
   static void TearDownTestSuite() { section_dir_.reset(); }
 
+  // `kernel memory --format json`'s rows: the processes' in "processes",
+  // the last one (all processes: pid null, name "(all)") as "all".
   static json Figures(const std::string& trace) {
     CommandResult r = Macroscope("kernel memory --format json " + Quote(trace));
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    return json::parse(r.out);
+    json rows = r.exit_code == 0 ? json::parse(r.out) : json::array();
+    json out = {{"processes", json::array()}, {"all", json::object()}};
+    for (const json& row : rows) {
+      if (row["pid"].is_null()) {
+        EXPECT_EQ(row["name"], "(all)");
+        EXPECT_EQ(&row, &rows.back()) << "the row of all processes comes last";
+        out["all"] = row;
+      } else {
+        out["processes"].push_back(row);
+      }
+    }
+    return out;
   }
   static json Process(const json& figures) {
     for (const json& p : figures["processes"])

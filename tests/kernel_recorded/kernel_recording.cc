@@ -6,35 +6,22 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <string_view>
+
+#include "formats/csv/quoted_fields.h"
 
 namespace macroscope::testing {
 
 namespace {
 
-// The fields of one CSV line (no newline inside a field in our outputs).
+// The fields of one line of the CSV the command wrote, read as our CSV
+// reader reads quoted fields.
 std::vector<std::string> CsvFields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
+  csv::QuotedFields quoted;
+  std::vector<std::string_view> views;
+  std::string error;
+  EXPECT_TRUE(quoted.Split(line, views, error)) << error << ": " << line;
+  return {views.begin(), views.end()};
 }
 
 }  // namespace

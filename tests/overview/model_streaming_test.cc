@@ -76,8 +76,8 @@ TEST(ModelStreaming, AnyOrderGivesTheSameModel) {
     ModelAccumulator whole(metric, grid), reversed(metric, grid);
     for (uint32_t index = 0; index < trace.stores().size(); ++index) {
       const EntityStore& s = trace.stores()[index];
-      whole.Add(index, s, 0, s.size());
-      for (size_t i = s.size(); i-- > 0;) reversed.Add(index, s, i, i + 1);
+      whole.Add(index, EntityChunk::Of(s, 0, s.size()));
+      for (size_t i = s.size(); i-- > 0;) reversed.Add(index, EntityChunk::Of(s, i, i + 1));
     }
     const MicroModel expected = whole.Model(trace, r);
     EXPECT_GT(expected.NonZeroSeriesCount(), 0);

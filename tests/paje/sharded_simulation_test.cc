@@ -188,17 +188,16 @@ TEST(ShardedSimulationTest, GeneratedMixedTraceAlike) {
 // across stores depends on the threads' timing).
 class Collector : public EntitySink {
  public:
-  void Completed(const Trace& trace, const EntityStore& s, size_t begin, size_t end) override {
-    std::vector<std::string>& lines = by_store_[{s.container, s.type}];
-    for (size_t i = begin; i < end; ++i) {
-      std::string line = std::string(trace.Str(trace.container(s.container).name)) + " " +
-                         std::string(trace.Str(trace.type(s.type).name)) + " " + std::to_string(s.start[i]) + " " +
-                         std::to_string(s.End(i));
-      if (!s.value.empty()) line += " " + std::string(trace.Str(s.value[i]));
-      if (!s.number.empty()) line += " " + std::to_string(s.number[i]);
-      if (!s.level.empty()) line += " " + std::to_string(s.level[i]);
-      if (!s.key.empty()) line += " " + std::string(trace.Str(s.key[i]));
-      s.extras.ForEach(i, [&](const ExtraField& f) { line += " " + std::string(trace.Str(f.value)); });
+  void Completed(const Trace& trace, const EntityChunk& c) override {
+    std::vector<std::string>& lines = by_store_[{c.container, c.type}];
+    for (size_t i = 0; i < c.size(); ++i) {
+      std::string line = std::string(trace.Str(c.container_name)) + " " + std::string(trace.Str(c.type_name)) + " " +
+                         std::to_string(c.start[i]) + " " + std::to_string(c.End(i));
+      if (!c.value.empty()) line += " " + std::string(trace.Str(c.value[i]));
+      if (!c.number.empty()) line += " " + std::to_string(c.number[i]);
+      if (!c.level.empty()) line += " " + std::to_string(c.level[i]);
+      if (!c.key.empty()) line += " " + std::string(trace.Str(c.key[i]));
+      c.ForEachField(i, [&](const ExtraField& f) { line += " " + std::string(trace.Str(f.value)); });
       lines.push_back(line);
     }
   }

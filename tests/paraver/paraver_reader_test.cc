@@ -153,9 +153,7 @@ TEST(ParaverReader, SeveralApplicationsAndNodes) {
 TEST(ParaverReader, StreamsToASink) {
   struct Counter : EntitySink {
     std::map<TypeKind, size_t> counts;
-    void Completed(const Trace&, const EntityStore& store, size_t begin, size_t end) override {
-      counts[store.kind] += end - begin;
-    }
+    void Completed(const Trace&, const EntityChunk& chunk) override { counts[chunk.kind] += chunk.size(); }
   } sink;
   paje::SimulatorOptions streaming;
   streaming.sink = &sink;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "entity_testing.h"
 #include "pipeline/workflow.h"
 #include "util/error.h"
 
@@ -24,26 +25,28 @@ M& AddModule(Workflow& workflow, Args&&... args) {
   return static_cast<M&>(workflow.Add(std::make_unique<M>(std::forward<Args>(args)...)));
 }
 
-// Events numbered 0..total-1 (Entity::number), `batch` per batch, each with
-// one user field {n, n} when `fields`.
+// Values of one variable numbered 0..total-1 (the number and the start),
+// `batch` per batch, each with one user field {n, n} when `fields`.
 class Generate : public Module {
  public:
   Generate(std::string name, uint64_t total, size_t batch = 100, bool fields = false)
       : Module(std::move(name)), out_(AddOutput<EntityBatch>("out")), total_(total), batch_(batch), fields_(fields) {}
   void Run() override {
     auto trace = std::make_shared<Trace>();
+    const TypeId type = trace->AddType(kRootType, TypeKind::kVariable, trace->strings().Intern("n"), kEmptyString);
+    std::vector<pipeline::testing::TestEntity> entities;
     for (uint64_t n = 0; n < total_;) {
+      entities.clear();
+      for (size_t i = 0; i < batch_ && n < total_; ++i, ++n) {
+        pipeline::testing::TestEntity& e = entities.emplace_back();
+        e.type = type;
+        e.start = e.end = e.number = static_cast<double>(n);
+        if (fields_) e.fields.push_back({static_cast<StringId>(n), static_cast<StringId>(n)});
+      }
       EntityBatch& b = out_.Claim();
       b.Clear();
       b.trace = trace;
-      for (size_t i = 0; i < batch_ && n < total_; ++i, ++n) {
-        Entity e;
-        e.number = static_cast<double>(n);
-        e.fields_begin = static_cast<uint32_t>(b.fields.size());
-        if (fields_) b.fields.push_back({static_cast<StringId>(n), static_cast<StringId>(n)});
-        e.fields_end = static_cast<uint32_t>(b.fields.size());
-        b.entities.push_back(e);
-      }
+      pipeline::testing::AppendEntities(b, entities);
       out_.Publish();
     }
   }
@@ -62,9 +65,12 @@ class Sink : public Module {
   void Run() override {
     while (const EntityBatch* b = in_.Next()) {
       batches.push_back(b);
-      for (const Entity& e : b->entities) {
-        numbers.push_back(static_cast<uint64_t>(e.number));
-        for (uint32_t f = e.fields_begin; f < e.fields_end; ++f) field_values.push_back(b->fields[f].value);
+      for (size_t k = 0; k < b->chunks(); ++k) {
+        const EntityChunk c = b->chunk(k);
+        for (size_t i = 0; i < c.size(); ++i) {
+          numbers.push_back(static_cast<uint64_t>(c.Number(i)));
+          c.ForEachField(i, [&](const ExtraField& f) { field_values.push_back(f.value); });
+        }
       }
     }
   }

@@ -38,9 +38,7 @@ TEST(CountModule, SeveralBatchesAndSeveralTraces) {
   // Two traces whose string ids differ: counts merge by text.
   testing::Sample a = MakeSample(), b = MakeSample();
   b.trace->strings().Intern("shifts nothing but is new");
-  EntityBatch half = a.batch;
-  half.entities.resize(4);
-  const Table rows = Texts(RowsOf(CountModule(), {{"by", "type"}}, {a.batch, half, b.batch}));
+  const Table rows = Texts(RowsOf(CountModule(), {{"by", "type"}}, {a.batch, a.Batch(0, 4), b.batch}));
   EXPECT_EQ(rows, (Table{{"Comm", "4"}, {"Event", "5"}, {"Power", "6"}, {"State", "9"}}));
 }
 
@@ -94,7 +92,7 @@ void ExpectStatistics(const RowBatch& rows, size_t row, const std::vector<std::s
                       std::vector<double> expected) {
   ASSERT_LT(row, rows.rows());
   const size_t k = key.size();
-  for (size_t c = 0; c < k; ++c) EXPECT_EQ(CellText(rows.at(row, c)), key[c]);
+  for (size_t c = 0; c < k; ++c) EXPECT_EQ(analysis::CellText(rows.at(row, c)), key[c]);
   EXPECT_EQ(std::get<int64_t>(rows.at(row, k)), static_cast<int64_t>(expected[0]));
   for (size_t c = 1; c < expected.size(); ++c) {
     if (std::isnan(expected[c])) {
@@ -142,14 +140,12 @@ TEST(StatisticsModule, WelfordIsStableFarFromZero) {
   // Durations 1e9 + {4, 7, 13, 16} ticks of a nanosecond clock: a naive
   // sum of squares loses the deviation; Welford keeps it.
   testing::Sample s = MakeSample();
-  s.batch.base = TimeBase{.num = 1, .den = 1, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt};
-  s.batch.entities.resize(1);
   std::vector<EntityBatch> batches;
   for (double d : {4.0, 7.0, 13.0, 16.0}) {
-    EntityBatch b = s.batch;
-    b.entities[0].start = 0;
-    b.entities[0].end = 1e9 + d;
-    batches.push_back(b);
+    s.entities[0].start = 0;
+    s.entities[0].end = 1e9 + d;
+    EntityBatch& b = batches.emplace_back(s.Batch(0, 1));
+    b.base = TimeBase{.num = 1, .den = 1, .whole_ticks = false, .origin = 0, .epoch_ns = std::nullopt};
   }
   const RowBatch rows = RowsOf(StatisticsModule(), {{"by", "type"}}, batches);
   EXPECT_DOUBLE_EQ(At(rows, 0, 2), 1e9 + 10);
@@ -176,11 +172,12 @@ TEST(MeasureModule, OneRowPerMeasuredEntity) {
 
 TEST(MeasureModule, StartsInSecondsOfTheClock) {
   testing::Sample s = MakeSample();
-  s.batch.base = TimeBase{.num = 1, .den = 1000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
-  for (Entity& e : s.batch.entities) {
+  for (testing::TestEntity& e : s.entities) {
     e.start *= 1000;
     e.end *= 1000;
   }
+  s.batch = s.Batch(0, s.entities.size());
+  s.batch.base = TimeBase{.num = 1, .den = 1000, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
   const RowBatch rows = RowsOf(MeasureModule(), {{"of", "duration"}}, {s.batch});
   // wait: [2000, 5000] ms ticks.
   EXPECT_EQ(Texts(rows)[1], (std::vector<std::string>{"State", "n1", "wait", "2", "3"}));

@@ -1,5 +1,5 @@
 // What the module library's tests share: a small trace with every kind of
-// entity, modules that feed a workflow given batches and collect what
+// entity (made with entity_testing.h), modules that feed a workflow given batches and collect what
 // comes out, and a runner for "source -> module under test -> collector".
 #pragma once
 
@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
+#include "entity_testing.h"
 #include "pipeline/modules/modules.h"
-#include "pipeline/modules/row_reading.h"
 #include "pipeline/workflow.h"
 #include "util/error.h"
 
@@ -27,7 +27,13 @@ namespace macroscope::pipeline::testing {
 //   Comm (links, in the root "0"): msg n1->n2 [1,1.5] key k1, msg n2->n1 [2,4] key k2
 struct Sample {
   std::shared_ptr<Trace> trace;
-  EntityBatch batch;  // all ten entities
+  std::vector<TestEntity> entities;  // the ten, in that order
+  EntityBatch batch;                 // all ten
+
+  // Entities [first, last) as a batch.
+  EntityBatch Batch(size_t first, size_t last) const {
+    return BatchOf(trace, std::span<const TestEntity>(entities).subspan(first, last - first));
+  }
 };
 
 inline Sample MakeSample() {
@@ -37,14 +43,15 @@ inline Sample MakeSample() {
   const TypeId node = t->AddType(kRootType, TypeKind::kContainer, id("Node"), kEmptyString);
   const TypeId state = t->AddType(node, TypeKind::kState, id("State"), kEmptyString);
   const TypeId event = t->AddType(node, TypeKind::kEvent, id("Event"), kEmptyString);
-  t->AddType(node, TypeKind::kVariable, id("Power"), kEmptyString);
+  const TypeId power = t->AddType(node, TypeKind::kVariable, id("Power"), kEmptyString);
   const TypeId comm = t->AddType(kRootType, TypeKind::kLink, id("Comm"), kEmptyString);
   t->type(comm).start_type = node;
   t->type(comm).end_type = node;
-  for (const char* name : {"n1", "n2"}) {
-    const ContainerId c = t->AddContainer(kRootContainer, node, id(name), kEmptyString, 0);
-    t->container(c).end = 10;
-    t->container(c).destroyed = true;
+  ContainerId n[3] = {kRootContainer};
+  for (int i : {1, 2}) {
+    n[i] = t->AddContainer(kRootContainer, node, id("n" + std::to_string(i)), kEmptyString, 0);
+    t->container(n[i]).end = 10;
+    t->container(n[i]).destroyed = true;
   }
   t->AddValue(state, id("run"), kEmptyString, kEmptyString);
   t->AddValue(state, id("wait"), kEmptyString, kEmptyString);
@@ -52,44 +59,27 @@ inline Sample MakeSample() {
   t->AddValue(comm, id("msg"), kEmptyString, kEmptyString);
   t->SetTimeSpan(0, 10);
 
-  EntityBatch& b = s.batch;
-  auto add = [&](TypeKind kind, std::string_view type, ContainerId c, double start, double end) -> Entity& {
-    Entity& e = b.entities.emplace_back();
-    e.kind = kind;
-    e.type = id(type);
-    e.container_id = c;
-    e.container = t->container(c).name;
-    e.start = start;
-    e.end = end;
-    return e;
+  auto cpu = [&](std::string_view value) { return std::vector<ExtraField>{{id("cpu"), id(value)}}; };
+  s.entities = {
+      {.container = n[1], .type = state, .start = 0, .end = 2, .value = id("run")},
+      {.container = n[1], .type = state, .start = 2, .end = 5, .value = id("wait")},
+      {.container = n[2], .type = state, .start = 1, .end = 4, .value = id("run")},
+      {.container = n[1], .type = event, .start = 3, .end = 3, .value = id("tick"), .fields = cpu("1")},
+      {.container = n[2], .type = event, .start = 6, .end = 6, .value = id("tick"), .fields = cpu("2")},
+      {.container = n[1], .type = power, .start = 0, .end = 5, .number = 10},
+      {.container = n[1], .type = power, .start = 5, .end = 10, .number = 20},
+      {.container = n[2], .type = power, .start = 0, .end = 10, .number = 1.5},
   };
-  auto field = [&](Entity& e, std::string_view name, std::string_view value) {
-    e.fields_begin = static_cast<uint32_t>(b.fields.size());
-    b.fields.push_back({id(name), id(value)});
-    e.fields_end = static_cast<uint32_t>(b.fields.size());
-  };
-  add(TypeKind::kState, "State", 1, 0, 2).value = id("run");
-  add(TypeKind::kState, "State", 1, 2, 5).value = id("wait");
-  add(TypeKind::kState, "State", 2, 1, 4).value = id("run");
-  Entity& tick1 = add(TypeKind::kEvent, "Event", 1, 3, 3);
-  tick1.value = id("tick");
-  field(tick1, "cpu", "1");
-  Entity& tick2 = add(TypeKind::kEvent, "Event", 2, 6, 6);
-  tick2.value = id("tick");
-  field(tick2, "cpu", "2");
-  add(TypeKind::kVariable, "Power", 1, 0, 5).number = 10;
-  add(TypeKind::kVariable, "Power", 1, 5, 10).number = 20;
-  add(TypeKind::kVariable, "Power", 2, 0, 10).number = 1.5;
-  for (auto [from, to, start, end, key] : {std::tuple{"n1", "n2", 1.0, 1.5, "k1"}, {"n2", "n1", 2.0, 4.0, "k2"}}) {
-    Entity& link = add(TypeKind::kLink, "Comm", kRootContainer, start, end);
-    link.value = id("msg");
-    link.key = id(key);
-    link.peer_start = id(from);
-    link.peer_end = id(to);
-  }
-  b.trace = t;
-  b.base = t->time_base();
+  for (auto [from, to, start, end, key] : {std::tuple{1, 2, 1.0, 1.5, "k1"}, {2, 1, 2.0, 4.0, "k2"}})
+    s.entities.push_back({.type = comm,
+                          .start = start,
+                          .end = end,
+                          .value = id("msg"),
+                          .key = id(key),
+                          .peer_start = n[from],
+                          .peer_end = n[to]});
   s.trace = std::move(t);
+  s.batch = s.Batch(0, s.entities.size());
   return s;
 }
 
@@ -113,22 +103,15 @@ class Source : public Module {
   Output<T>* out_;
 };
 
-// Collects what comes on "in": entities with their own user fields, or
-// rows into one table.
+// Collects what comes on "in": entities into one batch, or rows into one
+// table.
 class EntityCollector : public Module {
  public:
   explicit EntityCollector(std::string name) : Module(std::move(name)) { in_ = &AddInput<EntityBatch>("in"); }
   void Run() override {
     while (const EntityBatch* batch = in_->Next()) {
       ++batches;
-      for (Entity e : batch->entities) {
-        const uint32_t begin = static_cast<uint32_t>(all.fields.size());
-        all.fields.insert(all.fields.end(), batch->fields.begin() + e.fields_begin,
-                          batch->fields.begin() + e.fields_end);
-        e.fields_begin = begin;
-        e.fields_end = static_cast<uint32_t>(all.fields.size());
-        all.entities.push_back(e);
-      }
+      for (size_t k = 0; k < batch->chunks(); ++k) all.Append(batch->chunk(k));
       all.trace = batch->trace;
       all.base = batch->base;
     }
@@ -198,7 +181,7 @@ inline std::vector<std::string> WriteEntities(const ModuleInfo& info, nlohmann::
 inline std::vector<std::vector<std::string>> Texts(const RowBatch& rows) {
   std::vector<std::vector<std::string>> out(rows.rows());
   for (size_t r = 0; r < rows.rows(); ++r)
-    for (size_t c = 0; c < rows.columns.size(); ++c) out[r].push_back(CellText(rows.at(r, c)));
+    for (size_t c = 0; c < rows.columns.size(); ++c) out[r].push_back(analysis::CellText(rows.at(r, c)));
   return out;
 }
 

@@ -137,47 +137,11 @@ TEST(WriteModules, PathRequired) {
   }
 }
 
-// "kind type container start end value number key peers fields" of every
-// entity of a trace, sorted.
-std::multiset<std::string> EntitiesOf(const Trace& t) {
-  std::multiset<std::string> out;
-  for (const EntityStore& s : t.stores()) {
-    for (size_t i = 0; i < s.size(); ++i) {
-      char numbers[128];
-      std::snprintf(numbers, sizeof numbers, "%.17g %.17g %.17g", s.start[i], s.End(i),
-                    s.number.empty() ? 0 : s.number[i]);
-      std::string line = std::string(TypeKindName(s.kind)) + " " + std::string(t.Str(t.type(s.type).name)) + " " +
-                         std::string(t.Str(t.container(s.container).name)) + " " + numbers + " " +
-                         std::string(s.value.empty() ? "" : t.Str(s.value[i])) + " " +
-                         std::string(s.key.empty() ? "" : t.Str(s.key[i]));
-      if (!s.peer_start.empty())
-        line += " " + std::string(t.Str(t.container(s.peer_start[i]).name)) + "->" +
-                std::string(t.Str(t.container(s.peer_end[i]).name));
-      s.extras.ForEach(i, [&](const ExtraField& f) {
-        line += " " + std::string(t.Str(f.name)) + "=" + std::string(t.Str(f.value));
-      });
-      out.insert(line);
-    }
-  }
-  return out;
-}
-
-// The same for a batch of entities.
-std::multiset<std::string> EntitiesOf(const EntityBatch& b) {
-  std::multiset<std::string> out;
-  for (const Entity& e : b.entities) {
-    char numbers[128];
-    std::snprintf(numbers, sizeof numbers, "%.17g %.17g %.17g", e.start, e.end, e.number);
-    std::string line = std::string(TypeKindName(e.kind)) + " " + std::string(b.Str(e.type)) + " " +
-                       std::string(b.Str(e.container)) + " " + numbers + " " + std::string(b.Str(e.value)) + " " +
-                       std::string(b.Str(e.key));
-    if (e.kind == TypeKind::kLink)
-      line += " " + std::string(b.Str(e.peer_start)) + "->" + std::string(b.Str(e.peer_end));
-    for (uint32_t f = e.fields_begin; f < e.fields_end; ++f)
-      line += " " + std::string(b.Str(b.fields[f].name)) + "=" + std::string(b.Str(b.fields[f].value));
-    out.insert(line);
-  }
-  return out;
+// Every entity of a trace or a batch as a line (entity_testing.h), sorted.
+template <class Entities>
+std::multiset<std::string> EntitiesOf(const Entities& entities) {
+  const std::vector<std::string> lines = testing::Lines(entities);
+  return {lines.begin(), lines.end()};
 }
 
 std::vector<std::string> ContainerNames(const Trace& t) {
@@ -197,10 +161,8 @@ TEST(WritePajeModule, ReadBackGivesTheSameEntities) {
   TempDir dir;
   const std::string path = dir.path() + "/out.paje";
   const testing::Sample s = MakeSample();
-  EntityBatch first = s.batch, second = s.batch;
-  first.entities.resize(4);
-  second.entities.erase(second.entities.begin(), second.entities.begin() + 4);
-  EXPECT_EQ(WriteEntities(WritePajeModule(), {{"path", path}}, {first, second}), std::vector<std::string>{path});
+  EXPECT_EQ(WriteEntities(WritePajeModule(), {{"path", path}}, {s.Batch(0, 4), s.Batch(4, 10)}),
+            std::vector<std::string>{path});
   Trace back;
   formats::ReadTrace({path}, formats::ReadOptions{}, back);
   EXPECT_EQ(EntitiesOf(back), EntitiesOf(s.batch));

@@ -33,7 +33,7 @@ TEST(StreamingOtf2, TimeBaseIsKnownFromTheFirstHandOver) {
   Trace model;
   formats::ReadTrace({anchor}, {}, model);
   struct BaseSink : EntitySink {
-    void Completed(const Trace& trace, const EntityStore&, size_t, size_t) override {
+    void Completed(const Trace& trace, const EntityChunk&) override {
       bases.push_back(trace.time_base());
     }
     std::vector<TimeBase> bases;

@@ -1,5 +1,5 @@
 // The read module: a workflow read -> sink gets, in batches, the entities
-// of the in-memory model (kind, names, times, value, number, user fields),
+// of the in-memory model (every column, user fields: entity_testing.h),
 // each batch with its trace and time base; bad inputs fail in the factory
 // (a missing file) or in the run (a bad trace), naming the file; CTF's
 // events mode counts per event name as babeltrace2 does.
@@ -19,27 +19,27 @@ namespace {
 using pipeline::EntityBatch;
 using pipeline::Params;
 
-// Keeps a line per entity and checks each batch.
+// Checks each batch and keeps its entities; at the end of the stream (the
+// source complete), a line per entity and the events per name.
 class Collect : public pipeline::Module {
  public:
   explicit Collect(std::string name) : Module(std::move(name)), in_(AddInput<EntityBatch>("in")) {}
   void Run() override {
+    EntityBatch all;
     while (const EntityBatch* b = in_.Next()) {
       ++batches;
       EXPECT_TRUE(b->trace != nullptr);
-      EXPECT_LE(b->entities.size(), 4096u);
+      EXPECT_LE(b->entities(), 4096u);
       bases.insert(b->base.den);
-      for (const pipeline::Entity& e : b->entities) {
-        std::string line = std::string(TypeKindName(e.kind)) + "|" + std::string(b->Str(e.type)) + "|" +
-                           std::string(b->Str(e.container)) + "|" + Number(e.start) + "|" + Number(e.end) + "|" +
-                           std::string(b->Str(e.value)) + "|" + Number(e.number);
-        EXPECT_LE(e.fields_begin, e.fields_end);
-        EXPECT_LE(e.fields_end, b->fields.size());
-        for (uint32_t f = e.fields_begin; f < e.fields_end; ++f)
-          line += "|" + std::string(b->Str(b->fields[f].name)) + "=" + std::string(b->Str(b->fields[f].value));
-        lines.insert(line);
-        if (e.kind == TypeKind::kEvent) ++names[std::string(b->Str(e.value))];
-      }
+      for (size_t k = 0; k < b->chunks(); ++k) all.Append(b->chunk(k));
+      all.trace = b->trace;
+    }
+    if (all.empty()) return;
+    for (const std::string& line : pipeline::testing::Lines(all)) lines.insert(line);
+    for (size_t k = 0; k < all.chunks(); ++k) {
+      const EntityChunk c = all.chunk(k);
+      if (c.kind == TypeKind::kEvent)
+        for (size_t i = 0; i < c.size(); ++i) ++names[std::string(all.Str(c.Value(i)))];
     }
   }
   std::multiset<std::string> lines;
@@ -56,19 +56,8 @@ std::multiset<std::string> ModelEntityLines(const std::string& file, bool events
   formats::ReadOptions options;
   options.events_only = events_only;
   formats::ReadTrace({file}, options, trace);
-  std::multiset<std::string> lines;
-  for (const EntityStore& s : trace.stores())
-    for (size_t i = 0; i < s.size(); ++i) {
-      std::string line = std::string(TypeKindName(s.kind)) + "|" + std::string(trace.Str(trace.type(s.type).name)) +
-                         "|" + std::string(trace.Str(trace.container(s.container).name)) + "|" + Number(s.start[i]) +
-                         "|" + Number(s.End(i)) + "|" + std::string(s.value.empty() ? "" : trace.Str(s.value[i])) +
-                         "|" + Number(s.number.empty() ? 0 : s.number[i]);
-      s.extras.ForEach(i, [&](const ExtraField& f) {
-        line += "|" + std::string(trace.Str(f.name)) + "=" + std::string(trace.Str(f.value));
-      });
-      lines.insert(line);
-    }
-  return lines;
+  const std::vector<std::string> lines = pipeline::testing::Lines(trace);
+  return {lines.begin(), lines.end()};
 }
 
 std::unique_ptr<pipeline::Module> MakeRead(const nlohmann::json& params) {

@@ -1,7 +1,6 @@
 // Helpers of the streaming reader tests: every entity as one comparable
-// line (kind, type, container, times, value, number, level, key, peers,
-// user fields), from the in-memory model and from a recording sink, and a
-// check that streaming a trace gives exactly the in-memory model's
+// line (entity_testing.h), from the in-memory model and from a recording
+// sink, and a check that streaming a trace gives exactly the in-memory model's
 // entities: the same multiset, and the same order per store for events,
 // variables and links (states may come out of store order: an open state
 // is handed over when it closes, docs/streaming.md).
@@ -17,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "entity_testing.h"
 #include "formats/format.h"
 #include "formats/paje/generator.h"
 #include "model/entity_sink.h"
@@ -28,42 +28,22 @@ namespace macroscope::streaming_test {
 
 using namespace ::macroscope::testing;
 
-inline std::string Number(double d) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", d);
-  return buffer;
-}
-
-// Entity i of `s`, as one line.
-inline std::string Line(const Trace& trace, const EntityStore& s, size_t i) {
-  auto name = [&](ContainerId c) {
-    return c == kNone ? std::string("-") : std::string(trace.Str(trace.container(c).name));
-  };
-  std::string line = std::string(TypeKindName(s.kind)) + "|" + std::string(trace.Str(trace.type(s.type).name)) + "|" +
-                     name(s.container) + "|" + Number(s.start[i]) + "|" + Number(s.End(i));
-  if (!s.value.empty()) line += "|v=" + std::string(trace.Str(s.value[i]));
-  if (!s.number.empty()) line += "|n=" + Number(s.number[i]);
-  if (!s.level.empty()) line += "|l=" + std::to_string(s.level[i]);
-  if (!s.key.empty()) line += "|k=" + std::string(trace.Str(s.key[i]));
-  if (!s.peer_start.empty()) line += "|from=" + name(s.peer_start[i]) + "|to=" + name(s.peer_end[i]);
-  s.extras.ForEach(i, [&](const ExtraField& f) {
-    line += "|" + std::string(trace.Str(f.name)) + "=" + std::string(trace.Str(f.value));
-  });
-  return line;
-}
+using pipeline::testing::Line;
+using pipeline::testing::Number;
 
 // Lines per store ("container|type"), in store order.
 using Lines = std::map<std::string, std::vector<std::string>>;
 
-inline std::string StoreKey(const Trace& trace, const EntityStore& s) {
-  return std::to_string(s.container) + "|" + std::string(trace.Str(trace.type(s.type).name));
+inline std::string StoreKey(const Trace& trace, const EntityChunk& c) {
+  return std::to_string(c.container) + "|" + std::string(trace.Str(c.type_name));
 }
 
 inline Lines ModelLines(const Trace& trace) {
   Lines lines;
   for (const EntityStore& s : trace.stores()) {
-    std::vector<std::string>& out = lines[StoreKey(trace, s)];
-    for (size_t i = 0; i < s.size(); ++i) out.push_back(Line(trace, s, i));
+    const EntityChunk c = EntityChunk::Of(trace, s);
+    std::vector<std::string>& out = lines[StoreKey(trace, c)];
+    for (size_t i = 0; i < c.size(); ++i) out.push_back(Line(trace, c, i));
   }
   return lines;
 }
@@ -72,14 +52,16 @@ inline Lines ModelLines(const Trace& trace) {
 // calls) that the trace holds few entities meanwhile.
 class RecordingSink : public EntitySink {
  public:
-  void Completed(const Trace& trace, const EntityStore& s, size_t begin, size_t end) override {
-    EXPECT_LT(begin, end);
-    EXPECT_LE(end, s.size());
+  void Completed(const Trace& trace, const EntityChunk& c) override {
+    EXPECT_FALSE(c.empty());
+    // The chunk's names are those of its store's type and container.
+    EXPECT_EQ(c.type_name, trace.type(c.type).name);
+    EXPECT_EQ(c.container_name, trace.container(c.container).name);
     if (record) {
-      std::vector<std::string>& out = lines[StoreKey(trace, s)];
-      for (size_t i = begin; i < end; ++i) out.push_back(Line(trace, s, i));
+      std::vector<std::string>& out = lines[StoreKey(trace, c)];
+      for (size_t i = 0; i < c.size(); ++i) out.push_back(Line(trace, c, i));
     }
-    entities += end - begin;
+    entities += c.size();
     ++calls;
     if (check_every != 0 && calls % check_every == 0) {
       size_t held = 0, capacity = 0;

@@ -11,11 +11,12 @@
 #include <chrono>
 #include <cstdio>
 #include <regex>
+#include <string_view>
 #include <thread>
 
 namespace macroscope::server::testing {
 
-ServeProcess::ServeProcess(const std::vector<std::string>& args) {
+ServeProcess::ServeProcess(const std::vector<std::string>& args, bool wait_until_read) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe");
   std::vector<std::string> argv_text = {MACROSCOPE_BINARY, "serve", "--port", "0"};
@@ -33,24 +34,29 @@ ServeProcess::ServeProcess(const std::vector<std::string>& args) {
     _exit(127);
   }
   close(pipe_fds[1]);
-  // Read until the start-up line (or the end of the output: a failure).
+  // Read until the start-up line (or the end of the output: a failure),
+  // then until a "read" line for each trace it names.
   FILE* out = fdopen(pipe_fds[0], "r");
   char line[4096];
   // The token, if any, comes first in the query; the view (--p, --slices) after it.
   const std::regex serving(
-      R"(^macroscope: serving \d+ trace\(s\) at http://([^/]+):(\d+)/(\?token=([0-9a-zA-Z]+))?([?&][^\n]*)?\n$)");
-  while (fgets(line, sizeof line, out)) {
+      R"(^macroscope: serving (\d+) trace\(s\) at http://([^/]+):(\d+)/(\?token=([0-9a-zA-Z]+))?([?&][^\n]*)?\n$)");
+  size_t unread = 0;
+  while ((port_ == 0 || unread > 0) && fgets(line, sizeof line, out)) {
     output_ += line;
     std::cmatch m;
-    if (std::regex_match(line, m, serving)) {
-      host_ = m[1];
-      port_ = std::stoi(m[2]);
-      token_ = m[4];
-      break;
+    if (port_ == 0 && std::regex_match(line, m, serving)) {
+      unread = wait_until_read ? std::stoul(m[1]) : 0;
+      host_ = m[2];
+      port_ = std::stoi(m[3]);
+      token_ = m[5];
+    } else if (port_ != 0 && std::string_view(line).starts_with("macroscope: read ")) {
+      --unread;
     }
   }
-  // The server keeps writing nothing after that line; closing our end
-  // is safe (it would only get EPIPE, which it ignores).
+  // The server writes nothing more but the lines of traces still being
+  // read; closing our end is safe (it would only get EPIPE, which it
+  // ignores).
   fclose(out);
   if (port_ == 0) {
     int status = 0;

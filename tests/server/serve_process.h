@@ -13,10 +13,12 @@
 namespace macroscope::server::testing {
 
 // `macroscope serve --port 0 ARGS...`, started and waited for (its start-up
-// line parsed); stopped with SIGTERM on destruction.
+// line parsed) and, unless `wait_until_read` is false, until every trace
+// is read (its "read" line printed, or the output ends); stopped with
+// SIGTERM on destruction.
 class ServeProcess {
  public:
-  explicit ServeProcess(const std::vector<std::string>& args);
+  explicit ServeProcess(const std::vector<std::string>& args, bool wait_until_read = true);
   ~ServeProcess();
   ServeProcess(const ServeProcess&) = delete;
   ServeProcess& operator=(const ServeProcess&) = delete;
@@ -25,7 +27,7 @@ class ServeProcess {
   pid_t pid() const { return pid_; }
   const std::string& host() const { return host_; }
   const std::string& token() const { return token_; }
-  const std::string& output() const { return output_; }  // everything printed up to the start-up line
+  const std::string& output() const { return output_; }  // everything printed until the constructor returned
   // A client on 127.0.0.1:port.
   std::unique_ptr<httplib::Client> Client() const;
   // SIGTERM, then the exit status (-1 unless it exited normally).

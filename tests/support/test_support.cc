@@ -1,9 +1,11 @@
 #include "test_support.h"
 
+#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -61,6 +63,39 @@ CommandResult RunCommand(const std::string& command) {
 }
 
 CommandResult Macroscope(const std::string& args) { return RunCommand(std::string(MACROSCOPE_BINARY) + " " + args); }
+
+CommandResult MacroscopeOnTerminal(const std::string& args, const std::string& env) {
+  TempDir dir;
+  const std::string out = dir.path() + "/out";
+  const std::string command =
+      (env.empty() ? "" : "env " + env + " ") + std::string(MACROSCOPE_BINARY) + " " + args + " >" + Quote(out);
+  int terminal = -1;
+  const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
+  if (pid == 0) {
+    // The child: standard input and error on the terminal, output to the file.
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  CommandResult r;
+  if (pid < 0) return r;
+  char buffer[4096];
+  for (;;) {  // until the child closes the terminal (EIO on Linux)
+    const ssize_t n = read(terminal, buffer, sizeof buffer);
+    if (n > 0) {
+      r.err.append(buffer, static_cast<size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;
+    }
+  }
+  close(terminal);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = ReadText(out);
+  return r;
+}
 
 CommandResult ExpectSameWithThreads(const std::string& command, const std::string& trace,
                                     const std::vector<int>& threads_list) {

@@ -47,6 +47,11 @@ CommandResult RunCommand(const std::string& command);
 // Runs the built `macroscope` with `args` (already quoted as needed).
 CommandResult Macroscope(const std::string& args);
 
+// The same with standard error on a pseudo-terminal, as a person running
+// it sees it (`err`: every byte written there, terminal codes included);
+// standard output captured apart. `env`: "NAME=value ..." set first.
+CommandResult MacroscopeOnTerminal(const std::string& args, const std::string& env = "");
+
 // `macroscope COMMAND --threads N TRACE` (COMMAND: shell text, e.g. "stats
 // --format csv") with N = 2 and 4 (or each of `threads`) exits, prints and
 // fails as with N = 1: a reader's threads give its sequential result.

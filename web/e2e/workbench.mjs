@@ -2,7 +2,8 @@
 //   node e2e/workbench.mjs MACROSCOPE_BINARY SOURCE_DIR [ARTIFACT_DIR]
 // Starts the server on examples/synthetic.trace (and, as trace 1, a small
 // trace with user fields from tests/paje/traces; as trace 2, when the shared
-// test data is beside the clone, a 4-CPU LTTng kernel trace), drives
+// test data is beside the clone, a 4-CPU LTTng kernel trace; and last, a
+// second server whose reading waits, to see the page while it reads), drives
 // Debian's Chromium through playwright-core (no browser download), checks
 // what the page draws against what the API answers — times included: from
 // the trace start in seconds, or on the wall clock — and saves screenshots
@@ -11,7 +12,7 @@
 // Closes with "N passed, M failed"; exits non-zero on any failure.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,12 +42,10 @@ function check(name, ok, detail = '') {
   if (ok) { passed++; console.log(`ok   ${name}`); } else { failed++; console.log(`FAIL ${name} ${detail}`); }
 }
 
-/** Starts the server and resolves with its base URL from the start-up line. */
-function startServer() {
-  const child = spawn(binary, ['serve', '--port', '0', '--web', join(sourceDir, 'web', 'dist'),
-    join(sourceDir, 'examples', 'synthetic.trace'), join(sourceDir, 'tests', 'paje', 'traces', 'user_fields.trace'),
-    ...(haveKernelTrace ? [kernelTrace] : [])],
-  { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the server on `args` (traces, options) and resolves with its base URL from the start-up line. */
+function startServer(args) {
+  const child = spawn(binary, ['serve', '--port', '0', '--web', join(sourceDir, 'web', 'dist'), ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error('no start-up line within 60 s')), 60000);
     const onLine = (line) => {
@@ -64,6 +63,16 @@ async function api(base, path) {
   const response = await fetch(new URL(`api/${path}`, base));
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json();
+}
+
+/** The trace list once the server has read every trace (polled for at most 60 s: it serves while it reads). */
+async function allRead(base) {
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    const list = await api(base, 'traces');
+    if (list.every((t) => t.state === 'ready') || Date.now() > deadline) return list;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Waits until the page has drawn and nothing is loading, then returns the hook. */
@@ -105,7 +114,11 @@ function wallClock(ns) {
 }
 
 const userDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-'));
-const server = startServer();
+const gateDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-gate-'));
+const example = join(sourceDir, 'examples', 'synthetic.trace');
+const server = startServer([example, join(sourceDir, 'tests', 'paje', 'traces', 'user_fields.trace'),
+  ...(haveKernelTrace ? [kernelTrace] : [])]);
+let reading;
 let context;
 try {
   const base = await server.url;
@@ -122,8 +135,13 @@ try {
   await page.goto(base);
   let h = await settled(page);
 
-  // The example loads.
-  const traces = await api(base, 'traces');
+  // The example loads; the server reads the other traces meanwhile, and the selector offers each once read.
+  const traces = await allRead(base);
+  check('every trace is read', traces.every((t) => t.state === 'ready'), JSON.stringify(traces.map((t) => t.state)));
+  const offered = await page.waitForFunction(
+    () => [...document.querySelectorAll('[data-testid=trace-select] option')].every((o) => !o.disabled && !o.textContent.includes('reading')),
+    null, { timeout: 5000 }).then(() => true, () => false);
+  check('the selector offers every trace once read', offered);
   const withQuery = (query) => `${base}${base.includes('?') ? '&' : '?'}${query}`;
   check('the example is listed', (await page.locator('[data-testid=trace-select]').innerText()).includes(traces[0].name));
   check('the overview has parts', h.parts > 0, JSON.stringify(h.parts));
@@ -389,6 +407,23 @@ try {
     await shot(page, 'web-kernel-processes.png');
   }
 
+  // A trace the server is still reading (the hidden --read-after holds the
+  // reading back until its file exists): the page says so, then opens it.
+  const gate = join(gateDir, 'gate');
+  reading = startServer([example, '--read-after', gate]);
+  await page.goto(await reading.url);
+  const traceInfo = page.locator('[data-testid=trace-info]');
+  const firstOption = page.locator('[data-testid=trace-select] option').first();
+  await page.waitForFunction(() => document.querySelector('[data-testid=trace-info]').textContent.includes('reading'), null, { timeout: 10000 })
+    .catch(() => {});
+  const waiting = [await traceInfo.innerText(), await firstOption.innerText(), await firstOption.isDisabled()];
+  check('a trace being read says so', JSON.stringify(waiting) === JSON.stringify(['paje · reading…', 'synthetic.trace — reading…', true]),
+    JSON.stringify(waiting));
+  writeFileSync(gate, '');
+  h = await settled(page);
+  check('the page opens it once read', h.parts > 0 && (await firstOption.innerText()) === 'synthetic.trace' && !(await firstOption.isDisabled()),
+    `${h.parts} parts, ${await firstOption.innerText()}`);
+
   check('no error on the page', pageErrors.length === 0 && !(await page.locator('[data-testid=error]').isVisible()), pageErrors.join('; '));
 } catch (err) {
   failed++;
@@ -396,7 +431,9 @@ try {
 } finally {
   await context?.close().catch(() => {});
   server.child.kill('SIGTERM');
+  reading?.child.kill('SIGTERM');
   rmSync(userDir, { recursive: true, force: true });
+  rmSync(gateDir, { recursive: true, force: true });
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -4,8 +4,12 @@
 import type { TimeInfo } from './time';
 
 export interface Totals { container: number; state: number; event: number; link: number; variable: number }
-/** start and end are model times, in ticks of the trace's clock; `time` says what a tick is (time.ts). */
-export interface TraceSummary { id: number; name: string; format: string; start: number; end: number; time?: TimeInfo; totals: Totals }
+/** How far the server has read a trace: bytes of `total_bytes` (0 when the reader does not know it), entities so far. */
+export interface TraceProgress { bytes: number; total_bytes: number; entities: number }
+/** An entry of the trace list: the server lists a trace from its start, with its progress while it reads it. */
+export interface TraceEntry { id: number; name: string; format: string; state: 'loading' | 'ready' | 'failed'; progress?: TraceProgress }
+/** A trace read: start and end are model times, in ticks of the trace's clock; `time` says what a tick is (time.ts). */
+export interface TraceSummary extends TraceEntry { start: number; end: number; time?: TimeInfo; totals: Totals }
 export interface DeclaredValue { name: string; color: string | null }
 export type Kind = 'container' | 'state' | 'event' | 'link' | 'variable';
 export interface TypeNode { id: number; name: string; alias: string; kind: Kind; parent: number; values?: DeclaredValue[] }
@@ -114,7 +118,7 @@ export class Api {
     return body as T;
   }
 
-  traces(): Promise<TraceSummary[]> { return this.get('traces'); }
+  traces(): Promise<TraceEntry[]> { return this.get('traces'); }
   trace(t: number): Promise<TraceDetail> { return this.get(`traces/${t}`); }
 
   aggregate(t: number, q: ModelQuery, p: number, signal?: AbortSignal): Promise<Aggregate> {

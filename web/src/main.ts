@@ -4,8 +4,9 @@
 // button undoes them) and then fetches only what that change needs.
 
 import './style.css';
-import { Api, type Aggregate, type PlistEntry, type TraceDetail, type TraceSummary } from './api';
+import { Api, type Aggregate, type PlistEntry, type TraceDetail, type TraceEntry } from './api';
 import { Palette, splitModelType } from './colors';
+import { stateText, traceLabel } from './reading';
 import { DEFAULT_STATE, formatState, METRICS, parseState, sameModel, type ViewState } from './state/url';
 import { Curves } from './views/curves';
 import { Filters } from './views/filters';
@@ -23,8 +24,10 @@ let state: ViewState = parseState(location.search);
 let applied: ViewState | null = null;
 const api = new Api(state.token);
 const palette = new Palette(window.localStorage);
-let traces: TraceSummary[] = [];
+let traces: TraceEntry[] = [];
 let trace: TraceDetail | null = null;
+/** The URL's trace while the server still reads it: pollTraces() opens it once it is ready. */
+let awaited: number | null = null;
 let typeNames: string[] = [];
 let plist: PlistEntry[] = [];
 let agg: Aggregate | null = null;
@@ -90,7 +93,7 @@ window.addEventListener('popstate', () => {
   const next = parseState(location.search);
   const traceChanged = next.trace !== state.trace;
   state = next;
-  void (traceChanged ? loadTrace().then(apply) : apply());
+  void (traceChanged ? openTrace() : apply()).catch(showError);
 });
 
 async function track<T>(work: Promise<T>): Promise<T> {
@@ -105,6 +108,41 @@ function showError(err: unknown): void {
   const banner = $('error');
   banner.textContent = `Error: ${(err as Error).message}`;
   banner.hidden = false;
+}
+
+/** The trace selector: a trace the server is still reading says how far it has got, and cannot be chosen yet. */
+function listTraces(): void {
+  const select = $('trace') as HTMLSelectElement;
+  for (const entry of traces) {
+    let option = [...select.options].find((o) => o.value === String(entry.id));
+    if (!option) select.add(option = new Option(entry.name, String(entry.id)));
+    option.textContent = traceLabel(entry);
+    option.disabled = entry.state !== 'ready';
+  }
+  select.value = String(state.trace);
+}
+
+/** Opens the URL's trace, or, while the server still reads it, says how far it has got. */
+async function openTrace(): Promise<void> {
+  const entry = traces.find((t) => t.id === state.trace);
+  if (entry && entry.state !== 'ready') {
+    awaited = entry.state === 'loading' ? entry.id : null;
+    $('trace-info').textContent = `${entry.format} · ${stateText(entry)}`;
+    return;
+  }
+  awaited = null;
+  await loadTrace();
+  await apply();
+}
+
+/** Twice a second while the server reads a trace: the list again, the progress shown, the awaited trace opened once ready. */
+async function pollTraces(): Promise<void> {
+  while (traces.some((t) => t.state === 'loading')) {
+    await new Promise((resolve) => window.setTimeout(resolve, 500));
+    traces = await api.traces();
+    listTraces();
+    if (awaited !== null && awaited === state.trace) await openTrace();
+  }
 }
 
 async function loadTrace(): Promise<void> {
@@ -332,7 +370,7 @@ function setupControls(): void {
   select.addEventListener('change', () => {
     state = { ...DEFAULT_STATE, token: state.token, clock: state.clock, trace: Number(select.value) };
     history.pushState(null, '', formatState(state) || location.pathname);
-    void loadTrace().then(apply).catch(showError);
+    void openTrace().catch(showError);
   });
   new ResizeObserver(() => { overview.render(); curves.render(); updateHook(); }).observe($('overview'));
 }
@@ -341,11 +379,10 @@ async function main(): Promise<void> {
   setupControls();
   try {
     traces = await track(api.traces());
-    const select = $('trace') as HTMLSelectElement;
-    for (const t of traces) select.add(new Option(t.name, String(t.id)));
     if (!traces.some((t) => t.id === state.trace)) state = { ...state, trace: traces[0]?.id ?? 0 };
-    await loadTrace();
-    await apply();
+    listTraces();
+    void pollTraces().catch(showError);
+    await openTrace();
   } catch (err) { showError(err); }
 }
 

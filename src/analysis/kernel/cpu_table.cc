@@ -20,16 +20,18 @@ bool IsCpu(const Trace& trace, ContainerId id) {
 
 // The tid a sched_switch switched in: LTTng's next_tid, perf's and
 // ftrace's next_pid (a tid too).
-std::optional<int64_t> NextTid(const Trace& trace, std::span<const ExtraField> fields) {
-  for (std::string_view name : {"next_tid", "next_pid"})
-    for (const ExtraField& f : fields)
-      if (trace.Str(f.name) == name) {
-        std::string_view text = trace.Str(f.value);
-        int64_t tid = 0;
-        auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), tid);
-        if (error == std::errc() && end == text.data() + text.size()) return tid;
-      }
-  return std::nullopt;
+std::optional<int64_t> NextTid(const Trace& trace, const EntityChunk& chunk, size_t i) {
+  std::optional<int64_t> next_tid, next_pid;  // the first of each that reads as a number
+  chunk.ForEachField(i, [&](const ExtraField& f) {
+    const std::string_view name = trace.Str(f.name);
+    std::optional<int64_t>* into = name == "next_tid" ? &next_tid : name == "next_pid" ? &next_pid : nullptr;
+    if (into == nullptr || *into) return;
+    const std::string_view text = trace.Str(f.value);
+    int64_t tid = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), tid);
+    if (error == std::errc() && end == text.data() + text.size()) *into = tid;
+  });
+  return next_tid ? next_tid : next_pid;
 }
 
 }  // namespace
@@ -40,18 +42,18 @@ int64_t CpuRow::running_ns() const {
   return sum;
 }
 
-void CpuTable::Add(const Trace& trace, const EntityRecord& r) {
-  if (r.kind != TypeKind::kState || trace.Str(r.type) != "CPU" || !IsCpu(trace, r.container)) return;
-  Sums& s = sums_[r.container];
-  if (!s.seen || r.start < s.first) s.first = r.start;
-  s.seen = true;
-  const TimeBase& base = trace.time_base();
-  int64_t d = Nanoseconds(base, r.end) - Nanoseconds(base, r.start);
-  std::optional<int64_t> tid = NextTid(trace, r.fields);
-  if (trace.Str(r.value) == "idle" || tid.value_or(0) == 0)
-    s.idle += d;
-  else
-    s.running[*tid] += d;
+void CpuTable::Add(const Trace& trace, const EntityChunk& chunk) {
+  if (chunk.kind != TypeKind::kState || chunk.empty() || trace.Str(chunk.type_name) != "CPU") return;
+  Sums& s = sums_[chunk.container];
+  for (size_t i = 0; i < chunk.size(); ++i) {
+    if (!s.seen || chunk.start[i] < s.first) s.first = chunk.start[i];
+    s.seen = true;
+    const std::optional<int64_t> tid = NextTid(trace, chunk, i);
+    if (trace.Str(chunk.Value(i)) == "idle" || tid.value_or(0) == 0)
+      s.idle += chunk.Duration(i);
+    else
+      s.running[*tid] += chunk.Duration(i);
+  }
 }
 
 std::vector<CpuRow> CpuTable::Rows(const Trace& trace) const {
@@ -68,8 +70,8 @@ std::vector<CpuRow> CpuTable::Rows(const Trace& trace) const {
     if (it == sums_.end()) continue;
     const Sums& s = it->second;
     row.unknown_ns = Nanoseconds(base, s.first) - start;
-    row.idle_ns = s.idle;
-    for (const auto& [tid, ns] : s.running) row.threads.push_back({tid, ns});
+    row.idle_ns = Nanoseconds(base, s.idle);
+    for (const auto& [tid, ticks] : s.running) row.threads.push_back({tid, Nanoseconds(base, ticks)});
     std::stable_sort(row.threads.begin(), row.threads.end(), [](const CpuThreadTime& a, const CpuThreadTime& b) {
       return a.running_ns > b.running_ns;
     });
@@ -81,33 +83,40 @@ std::vector<CpuRow> CpuTable::Rows(const Trace& trace) const {
   return rows;
 }
 
-std::vector<std::string> CpuColumns() { return {"cpu", "kind", "tid", "pid", "name", "ns"}; }
-
-std::vector<std::vector<ProcessCell>> CpuCells(const std::vector<CpuRow>& cpus, const ProcessTableRows& threads) {
+Table CpuTable::ToTable(const Trace& trace, const ProcessTableRows& threads) const {
   std::unordered_map<int64_t, const ThreadRow*> last;  // tid -> its latest thread
   for (const ThreadRow& row : threads.rows)
     if (auto [it, inserted] = last.try_emplace(row.tid, &row); !inserted && it->second->start < row.start)
       it->second = &row;
-  std::vector<std::vector<ProcessCell>> out;
-  auto add = [&](const CpuRow& cpu, std::string kind, ProcessCell tid, ProcessCell pid, ProcessCell name,
-                 int64_t ns) {
-    out.push_back({cpu.cpu, std::move(kind), std::move(tid), std::move(pid), std::move(name), ns});
+  Table table({"cpu", "kind", "tid", "pid", "name", "ns"});
+  // A row of the CPU's own time: no thread.
+  auto own = [&](const CpuRow& cpu, const char* kind, int64_t ns) {
+    table.Put(cpu.cpu);
+    table.Put(kind);
+    table.PutEmpty();
+    table.PutEmpty();
+    table.PutEmpty();
+    table.Put(ns);
   };
-  for (const CpuRow& cpu : cpus) {
+  for (const CpuRow& cpu : Rows(trace)) {
     for (const CpuThreadTime& t : cpu.threads) {
-      auto it = last.find(t.tid);
-      ProcessCell pid, name;
-      if (it != last.end()) {
-        pid = it->second->pid;
-        name = it->second->name();
+      table.Put(cpu.cpu);
+      table.Put("thread");
+      table.Put(t.tid);
+      if (auto it = last.find(t.tid); it != last.end()) {
+        table.Put(it->second->pid);
+        table.Put(it->second->name());
+      } else {
+        table.PutEmpty();
+        table.PutEmpty();
       }
-      add(cpu, "thread", t.tid, pid, name, t.running_ns);
+      table.Put(t.running_ns);
     }
-    add(cpu, "idle", {}, {}, {}, cpu.idle_ns);
-    add(cpu, "unknown", {}, {}, {}, cpu.unknown_ns);
-    add(cpu, "span", {}, {}, {}, cpu.span_ns);
+    own(cpu, "idle", cpu.idle_ns);
+    own(cpu, "unknown", cpu.unknown_ns);
+    own(cpu, "span", cpu.span_ns);
   }
-  return out;
+  return table;
 }
 
 }  // namespace macroscope::analysis::kernel

@@ -13,8 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/entity_records.h"
 #include "analysis/kernel/process_table.h"
+#include "analysis/table.h"
+#include "model/entity_chunk.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis::kernel {
@@ -36,27 +37,29 @@ struct CpuRow {
 
 class CpuTable {
  public:
-  // Every entity of one trace, in any order: the CPU states of CPU
-  // containers count; others are ignored.
-  void Add(const Trace& trace, const EntityRecord& r);
+  // Every chunk of one trace, in any order: the states of type CPU count
+  // (kept per container: which containers are CPUs is known once the trace
+  // is complete); others are ignored. Reads only `trace`'s strings (it may
+  // still be being read).
+  void Add(const Trace& trace, const EntityChunk& chunk);
   // Once the trace is read: one row per CPU container, by CPU number.
   std::vector<CpuRow> Rows(const Trace& trace) const;
+  // The table `kernel processes --cpus` prints, from Rows(): columns cpu,
+  // kind, tid, pid, name, ns; per CPU its threads (kind `thread`, by
+  // running time), then `idle`, `unknown` and `span` (their tid, pid and
+  // name empty). A thread's pid and name are its last row's in `threads`
+  // (the same trace's).
+  Table ToTable(const Trace& trace, const ProcessTableRows& threads) const;
 
  private:
+  // Times in ticks, turned into ns at the end (as ProcessTable's).
   struct Sums {
     double first = 0;  // the earliest CPU state's start (model time)
     bool seen = false;
-    int64_t idle = 0;
-    std::map<int64_t, int64_t> running;  // tid -> ns
+    double idle = 0;
+    std::map<int64_t, double> running;  // tid -> ticks
   };
   std::unordered_map<ContainerId, Sums> sums_;
 };
-
-// The table `kernel processes --cpus` prints: columns cpu, kind, tid, pid,
-// name, ns; per CPU its threads (kind `thread`, by running time), then
-// `idle`, `unknown` and `span` (their tid, pid and name empty). A thread's
-// pid and name are its last row's in `threads` (the same trace's).
-std::vector<std::string> CpuColumns();
-std::vector<std::vector<ProcessCell>> CpuCells(const std::vector<CpuRow>& cpus, const ProcessTableRows& threads);
 
 }  // namespace macroscope::analysis::kernel

@@ -78,16 +78,6 @@ std::optional<LibcEvent> ParseLibcEvent(std::string_view event_name,
   return e;
 }
 
-std::optional<LibcEvent> ParseLibcEvent(std::string_view event_name, std::span<const ExtraField> fields,
-                                        const StringPool& strings) {
-  if (!LibcCallOf(event_name)) return std::nullopt;  // most events: no field lookup
-  return ParseLibcEvent(event_name, [&](std::string_view name) {
-    for (const ExtraField& f : fields)
-      if (strings.View(f.name) == name) return strings.View(f.value);
-    return std::string_view();
-  });
-}
-
 void MemoryTracker::Add(Process& p, int64_t delta) {
   for (MemoryFigures* f : {&p.figures, &global_}) {
     f->bytes += delta;

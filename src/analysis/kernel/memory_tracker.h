@@ -2,8 +2,9 @@
 // (liblttng-ust-libc-wrapper.so: lttng_ust_libc:malloc, calloc, realloc,
 // free, memalign, posix_memalign): a pointer -> size map per process, so
 // that a free knows how many bytes it releases. One tracker serves
-// `macroscope kernel memory`, the workflow module kernel-memory and the CTF
-// reader's Memory variable (docs/kernel.md).
+// `macroscope kernel memory` and the workflow module kernel-memory (through
+// MemoryTable, memory_table.h) and the CTF reader's Memory variable
+// (docs/kernel.md).
 //
 // Rules (what the C library does, as the wrapper records it):
 // - malloc, calloc (nmemb * size), memalign, posix_memalign (result 0,
@@ -25,14 +26,10 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include "model/string_pool.h"
-#include "model/trace.h"
 
 namespace macroscope::analysis::kernel {
 
@@ -58,11 +55,6 @@ std::optional<LibcCall> LibcCallOf(std::string_view event_name);
 // time_ns is left 0 for the caller.
 std::optional<LibcEvent> ParseLibcEvent(std::string_view event_name,
                                         const std::function<std::string_view(std::string_view)>& field);
-
-// The same from a model event: its value's name and its user fields (the
-// CTF reader gives each event its fields so, in both of its modes).
-std::optional<LibcEvent> ParseLibcEvent(std::string_view event_name, std::span<const ExtraField> fields,
-                                        const StringPool& strings);
 
 // The figures of one process, or of all (pid -1 and name "" in Global()).
 struct MemoryFigures {

@@ -41,30 +41,27 @@ bool InSubtree(int64_t pid, int64_t root, const std::unordered_map<int64_t, int6
 
 }  // namespace
 
-void ProcessTable::Add(const Trace& trace, const EntityRecord& r) {
-  if (r.kind != TypeKind::kState) return;
-  std::string_view type = trace.Str(r.type);
+double* ProcessTable::TimeOf(Sums& s, std::string_view value) {
+  if (value == "user") return &s.user;
+  if (value == "kernel") return &s.kernel;
+  if (value == "interrupted") return &s.interrupted;
+  if (value == "exiting") return &s.exiting;
+  if (value == "waiting") return &s.waiting;
+  if (value == "runnable") return &s.runnable;
+  return nullptr;
+}
+
+void ProcessTable::Add(const Trace& trace, const EntityChunk& chunk) {
+  if (chunk.kind != TypeKind::kState || chunk.empty()) return;
+  const std::string_view type = trace.Str(chunk.type_name);
   if (type == "Syscall") {
-    ++sums_[r.container].syscalls;
+    sums_[chunk.container].syscalls += static_cast<int64_t>(chunk.size());
     return;
   }
   if (type != "Thread") return;
-  std::string_view value = trace.Str(r.value);
-  Sums& s = sums_[r.container];
-  const TimeBase& base = trace.time_base();
-  int64_t d = Nanoseconds(base, r.end) - Nanoseconds(base, r.start);
-  if (value == "user")
-    s.user += d;
-  else if (value == "kernel")
-    s.kernel += d;
-  else if (value == "interrupted")
-    s.interrupted += d;
-  else if (value == "exiting")
-    s.exiting += d;
-  else if (value == "waiting")
-    s.waiting += d;
-  else if (value == "runnable")
-    s.runnable += d;
+  Sums& s = sums_[chunk.container];
+  for (size_t i = 0; i < chunk.size(); ++i)
+    if (double* time = TimeOf(s, trace.Str(chunk.Value(i)))) *time += chunk.Duration(i);
 }
 
 ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> subtree) const {
@@ -89,12 +86,13 @@ ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> s
     row.end = IntegerField(trace, c, "end").value_or(Nanoseconds(trace.time_base(), c.end));
     if (auto it = sums_.find(id); it != sums_.end()) {
       const Sums& s = it->second;
-      row.user_ns = s.user;
-      row.kernel_ns = s.kernel;
-      row.interrupted_ns = s.interrupted;
-      row.exiting_ns = s.exiting;
-      row.waiting_ns = s.waiting;
-      row.runnable_ns = s.runnable;
+      auto ns = [&](double ticks) { return Nanoseconds(trace.time_base(), ticks); };
+      row.user_ns = ns(s.user);
+      row.kernel_ns = ns(s.kernel);
+      row.interrupted_ns = ns(s.interrupted);
+      row.exiting_ns = ns(s.exiting);
+      row.waiting_ns = ns(s.waiting);
+      row.runnable_ns = ns(s.runnable);
       row.syscalls = s.syscalls;
     }
     for (const ExtraField& f : c.extras)
@@ -137,37 +135,35 @@ ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> s
   return out;
 }
 
-std::vector<std::string> ProcessColumns(const ProcessTableRows& table) {
+Table ProcessesTable(const ProcessTableRows& rows) {
   std::vector<std::string> columns = {"tid",     "pid",       "ppid",           "name",       "names",
                                       "start",   "end",       "running_ns",     "user_ns",    "kernel_ns",
                                       "interrupted_ns", "exiting_ns", "waiting_ns", "runnable_ns", "syscalls"};
-  columns.insert(columns.end(), table.counter_columns.begin(), table.counter_columns.end());
-  return columns;
-}
-
-std::vector<ProcessCell> ProcessCells(const ProcessTableRows& table, const ThreadRow& row) {
-  std::string names;
-  for (const std::string& n : row.names) names += (names.empty() ? "" : "|") + n;
-  std::vector<ProcessCell> cells;
-  cells.emplace_back(std::in_place_type<int64_t>, row.tid);
-  cells.emplace_back(std::in_place_type<int64_t>, row.pid);
-  if (row.ppid)
-    cells.emplace_back(std::in_place_type<int64_t>, *row.ppid);
-  else
-    cells.emplace_back(std::in_place_type<std::monostate>);
-  cells.emplace_back(std::in_place_type<std::string>, row.name());
-  cells.emplace_back(std::in_place_type<std::string>, names);
-  for (int64_t v : {row.start, row.end, row.running_ns(), row.user_ns, row.kernel_ns, row.interrupted_ns,
-                    row.exiting_ns, row.waiting_ns, row.runnable_ns, row.syscalls})
-    cells.emplace_back(std::in_place_type<int64_t>, v);
-  for (const std::string& column : table.counter_columns) {
-    auto it = row.counters.find(column);
-    if (it == row.counters.end())
-      cells.emplace_back(std::in_place_type<std::monostate>);
+  columns.insert(columns.end(), rows.counter_columns.begin(), rows.counter_columns.end());
+  Table table(std::move(columns));
+  for (const ThreadRow& row : rows.rows) {
+    std::string names;
+    for (const std::string& n : row.names) names += (names.empty() ? "" : "|") + n;
+    table.Put(row.tid);
+    table.Put(row.pid);
+    if (row.ppid)
+      table.Put(*row.ppid);
     else
-      cells.emplace_back(std::in_place_type<int64_t>, it->second);
+      table.PutEmpty();
+    table.Put(row.name());
+    table.Put(names);
+    for (int64_t v : {row.start, row.end, row.running_ns(), row.user_ns, row.kernel_ns, row.interrupted_ns,
+                      row.exiting_ns, row.waiting_ns, row.runnable_ns, row.syscalls})
+      table.Put(v);
+    for (const std::string& column : rows.counter_columns) {
+      auto it = row.counters.find(column);
+      if (it == row.counters.end())
+        table.PutEmpty();
+      else
+        table.Put(it->second);
+    }
   }
-  return cells;
+  return table;
 }
 
 }  // namespace macroscope::analysis::kernel

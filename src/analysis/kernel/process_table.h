@@ -11,11 +11,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
-#include <variant>
 #include <vector>
 
-#include "analysis/entity_records.h"
+#include "analysis/table.h"
+#include "model/entity_chunk.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis::kernel {
@@ -42,14 +43,12 @@ struct ProcessTableRows {
   std::vector<ThreadRow> rows;               // by running_ns descending, then tid, then start
 };
 
-// One cell of the table: empty, an integer or text.
-using ProcessCell = std::variant<std::monostate, int64_t, std::string>;
-
 class ProcessTable {
  public:
-  // Every entity of one trace, in any order: Thread states add their time
-  // to the state's class, Syscall states count; others are ignored.
-  void Add(const Trace& trace, const EntityRecord& r);
+  // Every chunk of one trace, in any order: Thread states add their time
+  // to the state's class, Syscall states count; others are ignored. Reads
+  // only `trace`'s strings (it may still be being read).
+  void Add(const Trace& trace, const EntityChunk& chunk);
 
   // Once the trace is read (its containers and their fields complete): the
   // kernel threads (thread containers with a `tid` field), all or only
@@ -57,17 +56,24 @@ class ProcessTable {
   ProcessTableRows Rows(const Trace& trace, std::optional<int64_t> subtree = std::nullopt) const;
 
  private:
+  // Per thread container. Times are summed in ticks and turned into ns at
+  // the end, when the time base is final (whole ticks, as a kernel trace's
+  // nanoseconds are, sum exactly in a double below 2^53).
   struct Sums {
-    int64_t user = 0, kernel = 0, interrupted = 0, exiting = 0, waiting = 0, runnable = 0, syscalls = 0;
+    double user = 0, kernel = 0, interrupted = 0, exiting = 0, waiting = 0, runnable = 0;
+    int64_t syscalls = 0;
   };
+  // The sum a Thread state of value `value` adds to; null for a value not counted.
+  static double* TimeOf(Sums& s, std::string_view value);
+
   std::unordered_map<ContainerId, Sums> sums_;
 };
 
-// The columns, in order: tid, pid, ppid, name, names, start, end,
-// running_ns, user_ns, kernel_ns, interrupted_ns, exiting_ns, waiting_ns, runnable_ns,
-// syscalls, then the counter columns.
-std::vector<std::string> ProcessColumns(const ProcessTableRows& table);
-// A row's cells, one per column (names joined with '|'; no ppid: empty).
-std::vector<ProcessCell> ProcessCells(const ProcessTableRows& table, const ThreadRow& row);
+// The table `kernel processes` prints: one row per thread of `rows`, in
+// their order; columns tid, pid, ppid (empty when unknown), name, names
+// (joined with '|'), start, end, running_ns, user_ns, kernel_ns,
+// interrupted_ns, exiting_ns, waiting_ns, runnable_ns, syscalls, then the
+// counter columns (empty where a thread has none).
+Table ProcessesTable(const ProcessTableRows& rows);
 
 }  // namespace macroscope::analysis::kernel

@@ -19,7 +19,7 @@ struct Prefixes {
 // compat_, older LTTng's sys_X and exit_syscall, perf's sys_enter_/exit_),
 // which the seed's table leaves out: they are the interface to every
 // subsystem, so they form a class of their own rather than "system".
-const std::vector<Prefixes>& Table() {
+const std::vector<Prefixes>& PrefixTable() {
   static const std::vector<Prefixes> table = {
       {Subsystem::kProcessor, {"timer_", "hrtimer_", "itimer_", "power_", "irq_", "softirq_"}},
       {Subsystem::kMemory, {"kmem_", "mm_"}},
@@ -56,7 +56,7 @@ std::string_view SubsystemName(Subsystem s) {
 Subsystem SubsystemOfEvent(std::string_view event_name) {
   const size_t colon = event_name.rfind(':');
   const std::string_view base = colon == std::string_view::npos ? event_name : event_name.substr(colon + 1);
-  for (const Prefixes& row : Table())
+  for (const Prefixes& row : PrefixTable())
     for (std::string_view prefix : row.prefixes)
       if (StartsWith(base, prefix)) return row.subsystem;
   return Subsystem::kOther;
@@ -83,16 +83,20 @@ uint8_t SubsystemTally::ClassOf(std::vector<uint8_t>& cache, StringId id, const 
   return answer;
 }
 
-void SubsystemTally::Add(const Trace& trace, const EntityRecord& r) {
-  if (r.kind == TypeKind::kEvent) {
-    const uint8_t c = ClassOf(event_classes_, r.value, trace, false);
-    ++per_container_[r.container][c].events;
-  } else if (r.kind == TypeKind::kState) {
-    const uint8_t c = ClassOf(state_classes_, r.value, trace, true);
-    if (c == kNoClass) return;
-    Sums& sums = per_container_[r.container][c];
-    ++sums.states;
-    if (r.level == 0) sums.ticks += r.end - r.start;
+void SubsystemTally::Add(const Trace& trace, const EntityChunk& chunk) {
+  if (chunk.empty() || (chunk.kind != TypeKind::kEvent && chunk.kind != TypeKind::kState)) return;
+  if (chunk.kind == TypeKind::kEvent) {
+    std::array<Sums, kSubsystemCount>& sums = per_container_[chunk.container];
+    for (size_t i = 0; i < chunk.size(); ++i) ++sums[ClassOf(event_classes_, chunk.Value(i), trace, false)].events;
+    return;
+  }
+  std::array<Sums, kSubsystemCount>* sums = nullptr;  // a container appears once it has a classed state
+  for (size_t i = 0; i < chunk.size(); ++i) {
+    const uint8_t c = ClassOf(state_classes_, chunk.Value(i), trace, true);
+    if (c == kNoClass) continue;
+    if (sums == nullptr) sums = &per_container_[chunk.container];
+    ++(*sums)[c].states;
+    if (chunk.Level(i) == 0) (*sums)[c].ticks += chunk.Duration(i);
   }
 }
 
@@ -125,6 +129,31 @@ std::vector<SubsystemRow> SubsystemTally::Rows(const Trace& trace) const {
       if (sums[c].events > 0 || sums[c].states > 0)
         rows.push_back({std::get<1>(key), std::get<0>(key), static_cast<Subsystem>(c), figures(sums[c])});
   return rows;
+}
+
+std::array<uint64_t, kSubsystemCount> SubsystemTally::EventsPerClass() const {
+  std::array<uint64_t, kSubsystemCount> events{};
+  for (const auto& [container, sums] : per_container_)
+    for (size_t c = 0; c < kSubsystemCount; ++c) events[c] += sums[c].events;
+  return events;
+}
+
+Table SubsystemTally::ToTable(const Trace& trace, const SubsystemTally* overall_events) const {
+  std::vector<SubsystemRow> rows = Rows(trace);
+  if (overall_events != nullptr) {
+    const std::array<uint64_t, kSubsystemCount> events = overall_events->EventsPerClass();
+    for (size_t c = 0; c < kSubsystemCount; ++c) rows[c].figures.events = events[c];  // the overall rows come first
+  }
+  Table table({"owner", "owner_type", "subsystem", "events", "states", "time_ns"});
+  for (const SubsystemRow& row : rows) {
+    table.Put(row.owner);
+    table.Put(row.owner_type);
+    table.Put(SubsystemName(row.subsystem));
+    table.Put(row.figures.events);
+    table.Put(row.figures.states);
+    table.Put(row.figures.time_ns);
+  }
+  return table;
 }
 
 }  // namespace macroscope::analysis::kernel

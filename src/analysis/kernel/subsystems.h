@@ -13,7 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/entity_records.h"
+#include "analysis/table.h"
+#include "model/entity_chunk.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis::kernel {
@@ -51,10 +52,11 @@ struct SubsystemRow {
 
 class SubsystemTally {
  public:
-  // Every entity of one trace, in any order. Events count by their value
+  // Every chunk of one trace, in any order. Events count by their value
   // (the event's name); states of a class add their count and, at nesting
-  // level 0, their duration; other entities are ignored.
-  void Add(const Trace& trace, const EntityRecord& r);
+  // level 0, their duration; other entities are ignored. Reads only
+  // `trace`'s strings (it may still be being read).
+  void Add(const Trace& trace, const EntityChunk& chunk);
 
   // Once the trace is read (its containers complete): first one overall row
   // per class (all eight, in the order above), then per owner (owners by
@@ -62,6 +64,11 @@ class SubsystemTally {
   // Process container at or above its container (a thread's process), else
   // its own container (a CPU, a stream).
   std::vector<SubsystemRow> Rows(const Trace& trace) const;
+  // The table `kernel subsystems` prints and the module sends: Rows(),
+  // columns owner ("" overall), owner_type, subsystem, events, states,
+  // time_ns. With `overall_events` (a tally of another reading of the same
+  // trace: its events raw), the overall rows' events are its.
+  Table ToTable(const Trace& trace, const SubsystemTally* overall_events = nullptr) const;
 
  private:
   struct Sums {
@@ -70,6 +77,8 @@ class SubsystemTally {
   };
   static constexpr uint8_t kUnknown = 0xFF, kNoClass = 0xFE;
   uint8_t ClassOf(std::vector<uint8_t>& cache, StringId id, const Trace& trace, bool state);
+  // Events per class, all containers together.
+  std::array<uint64_t, kSubsystemCount> EventsPerClass() const;
 
   std::vector<uint8_t> event_classes_, state_classes_;  // by StringId
   std::unordered_map<ContainerId, std::array<Sums, kSubsystemCount>> per_container_;

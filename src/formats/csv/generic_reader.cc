@@ -5,6 +5,7 @@
 #include <charconv>
 #include <memory>
 
+#include "formats/csv/quoted_fields.h"
 #include "formats/csv/table.h"
 #include "util/error.h"
 
@@ -46,10 +47,21 @@ size_t ColumnOf(std::string_view header_name, int& unit) {
   return static_cast<size_t>(std::find(kColumnNames.begin(), kColumnNames.end(), name) - kColumnNames.begin());
 }
 
-// Reads a header line; false with the problem in `error`.
-bool ParseHeader(std::string_view line, Header& h, std::string& error) {
-  std::vector<std::string_view> names;
-  SplitFields(line, names);
+// The fields of a line: split at commas, or parsed as quoted CSV when the
+// line holds a quote (the quoted fields' text kept in `quoted`). False
+// with the problem in `error`.
+bool LineFields(std::string_view line, QuotedFields& quoted, std::vector<std::string_view>& fields,
+                std::string& error) {
+  if (line.find('"') == std::string_view::npos) {
+    SplitFields(line, fields);
+    return true;
+  }
+  fields.clear();
+  return quoted.Split(line, fields, error);
+}
+
+// Reads a header line's names; false with the problem in `error`.
+bool ParseHeader(const std::vector<std::string_view>& names, Header& h, std::string& error) {
   h.index.fill(-1);
   h.columns = names.size();
   int unit = -1;
@@ -109,6 +121,7 @@ class GenericParser {
   int decimals_ = 0;
   TimeBase base_;
   std::vector<std::string> depth_types_;  // container type per depth
+  QuotedFields quoted_;  // the text of quoted fields, which rows point to
 };
 
 void GenericParser::AddFile(std::string_view text, const std::string& name) {
@@ -124,13 +137,13 @@ void GenericParser::AddFile(std::string_view text, const std::string& name) {
     ++at.line;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line.front() == '#') continue;
+    std::string error;
+    if (!LineFields(line, quoted_, fields, error)) table_.Fail(at, error);
     if (!have_header) {
-      std::string error;
-      if (!ParseHeader(line, header, error)) table_.Fail(at, error);
+      if (!ParseHeader(fields, header, error)) table_.Fail(at, error);
       have_header = true;
       continue;
     }
-    SplitFields(line, fields);
     if (fields.size() != header.columns)
       table_.Fail(at, "a line of " + std::to_string(fields.size()) + " columns under a header of " +
                           std::to_string(header.columns));
@@ -317,7 +330,9 @@ bool LooksLikeGenericCsv(std::string_view head) {
   // A header: two columns or more, at least two of them named as ours
   // (then what is wrong with it is reported with its line).
   std::vector<std::string_view> names;
-  SplitFields(line, names);
+  QuotedFields quoted;
+  std::string error;
+  if (!LineFields(line, quoted, names, error)) return false;
   size_t known = 0;
   int unit = 0;
   for (std::string_view name : names) known += ColumnOf(name, unit) != kColumns;

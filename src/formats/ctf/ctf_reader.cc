@@ -51,6 +51,7 @@ CtfReadStats ReadCtf(const std::vector<std::string>& paths, Trace& trace, const 
   paje::SimulatorOptions simulation;
   simulation.sink = options.simulator.sink;
   simulation.drain_interval = options.simulator.drain_interval;
+  simulation.progress = options.simulator.progress;
   paje::Simulator simulator(trace, simulation);
   EventClock clock(trace);
   uint64_t mapped = 0;  // events seen so far, for messages

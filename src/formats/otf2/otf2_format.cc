@@ -23,6 +23,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   if (files.size() != 1) throw UserError(files[1] + ": OTF2 archives are read one at a time");
   paje::SimulatorOptions simulator = options.paje.simulator;
   simulator.sink = options.sink;
+  simulator.progress = options.progress;
   // 0: a decoding thread per core but the translating thread's (on 2
   // cores, the sequential reader: see bench/read_threads).
   const int threads = options.threads > 0 ? options.threads

@@ -86,6 +86,7 @@ bool Decoder::Decode(const std::string& name, std::string_view text, MappedFile*
   if (!block_->records.empty() && file_ != name) Flush(false);  // a block holds one file's records
   file_ = name;
   definitions_parser_.set_file(name);
+  bytes_before_ = stats_.bytes;
   stats_.bytes += text.size();
   text_ = text.data();
   released_ = 0;
@@ -104,6 +105,7 @@ bool Decoder::Decode(const std::string& name, std::string_view text, MappedFile*
     if (!DecodeChunks(tokenizer, text, file)) return false;
   }
   definitions_parser_.Finish();
+  if (progress_ != nullptr) progress_->SetBytes(stats_.bytes);
   if (!sorted) return true;
   std::string_view sorted_line;
   uint64_t number = 0;
@@ -177,8 +179,9 @@ bool Decoder::DecodeChunks(Tokenizer& tokenizer, std::string_view text, MappedFi
 
 void Decoder::Release(MappedFile* file, const char* upto) {
   size_t done = static_cast<size_t>(upto - text_);
-  if (file == nullptr || done - released_ < kReleaseEvery) return;
-  file->Release(done);
+  if (done - released_ < kReleaseEvery) return;
+  if (file != nullptr) file->Release(done);
+  if (progress_ != nullptr) progress_->SetBytes(bytes_before_ + done);
   released_ = done;
 }
 

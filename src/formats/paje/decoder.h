@@ -20,6 +20,7 @@
 #include "formats/paje/tokenizer.h"
 #include "model/string_pool.h"
 #include "util/mapped_file.h"
+#include "util/progress_line.h"
 
 namespace macroscope::paje {
 
@@ -54,6 +55,8 @@ class Decoder {
   // over a block that fills the queue (its next block would wait). Work
   // given there (heap_prefault.h) goes to whichever thread has time.
   void WhenAhead(std::function<void()> hook) { when_ahead_ = std::move(hook); }
+  // Tells `progress` the bytes decoded (every 16 MB of a file and at its end).
+  void ReportTo(ProgressLine* progress) { progress_ = progress; }
 
   const DecodeStats& stats() const { return stats_; }
 
@@ -98,7 +101,9 @@ class Decoder {
   int workers_ = 1;         // 1: no chunk workers
   size_t chunk_bytes_ = 0;
   const char* text_ = nullptr;  // the current file's text
-  size_t released_ = 0;         // bytes of it released
+  size_t released_ = 0;
+  ProgressLine* progress_ = nullptr;
+  uint64_t bytes_before_ = 0;  // of the files decoded before the current one         // bytes of it released
   std::vector<std::string_view> words_;
   std::function<void()> when_ahead_;
 };

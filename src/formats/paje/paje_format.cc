@@ -9,6 +9,7 @@ bool Sniff(const std::string&, std::string_view head) { return LooksLikePaje(hea
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   ReadOptions paje = options.paje;
   paje.simulator.sink = options.sink;
+  paje.simulator.progress = options.progress;
   ReadStats s = ReadPaje(files, paje, trace, options.threads, options.share);
   return {s.events, s.bytes};
 }

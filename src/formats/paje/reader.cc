@@ -1,5 +1,7 @@
 #include "formats/paje/reader.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -34,6 +36,7 @@ template <class Decode>
 ReadStats Run(Trace& trace, const ReadOptions& options, int threads_option, Decode decode) {
   BlockQueue queue(kDecoderThread ? kQueueBlocks : SIZE_MAX);
   Decoder decoder(trace.strings(), options.no_strict, queue);
+  decoder.ReportTo(options.simulator.progress);
   if (options.sort) decoder.SortLines(std::max<size_t>(options.sort_memory, 1));
   // By default the decoding workers take the cores the simulating thread
   // leaves: on 2 cores that is the sequential decoder, which 2 workers did
@@ -95,6 +98,14 @@ ReadStats ReadPaje(const std::vector<std::string>& files, const ReadOptions& opt
       std::find(files.begin(), files.end(), "-") == files.end() && !options.sort &&
       options.simulator.sink == nullptr) {
     if (std::optional<ReadStats> stats = ReadPajeInParts(files, options, *share, trace)) return *stats;
+  }
+  if (ProgressLine* progress = options.simulator.progress) {
+    uint64_t total = 0;
+    for (const std::string& f : files) {
+      struct stat st {};
+      if (f != "-" && stat(f.c_str(), &st) == 0) total += static_cast<uint64_t>(st.st_size);
+    }
+    progress->SetTotalBytes(total);
   }
   ReadStats stats = Run(trace, options, threads, [&](Decoder& d) { d.DecodeFiles(files); });
   // Every part read it whole: part 0 alone keeps the entities, so that the

@@ -138,9 +138,9 @@ void FinishSimulation(Simulator& sim, double last_time, std::string_view file, u
 class ShardedSimulation::LockedSink : public EntitySink {
  public:
   explicit LockedSink(EntitySink& sink) : sink_(sink) {}
-  void Completed(const Trace& trace, const EntityStore& store, size_t begin, size_t end) override {
+  void Completed(const Trace& trace, const EntityChunk& chunk) override {
     std::lock_guard lock(mutex_);
-    sink_.Completed(trace, store, begin, end);
+    sink_.Completed(trace, chunk);
   }
 
  private:

@@ -455,6 +455,7 @@ void Simulator::Destroy(ContainerId c, double time, size_t rank) {
 }
 
 void Simulator::Finish(double last_time) {
+  if (options_.progress != nullptr) CountProgress();
   DestroyTree(kRootContainer, last_time);
   if (options_.sink != nullptr) Drain(true);
   trace_.SetTimeSpan(0, last_time);

@@ -35,6 +35,7 @@
 #include "model/entity_sink.h"
 #include "model/trace.h"
 #include "util/id_map.h"
+#include "util/progress_line.h"
 #include "util/recent_answers.h"
 
 namespace macroscope::paje {
@@ -68,6 +69,9 @@ struct SimulatorOptions {
   // Threads simulating, each owning the entities of a share of the
   // containers (sharded_simulation.h); 1: one simulator, on the reader's thread.
   int shards = 1;
+  // Where the entities simulated are counted for the progress line
+  // (util/progress_line.h); null: not counted.
+  ProgressLine* progress = nullptr;
 };
 
 using Extras = std::span<const ExtraField>;
@@ -271,6 +275,7 @@ class Simulator {
   // Streaming (simulator_drain.cc). An entity appended to a store, or
   // closed in it: the store has something to hand over at the next drain.
   void Appended(uint32_t store) {
+    if (options_.progress != nullptr && ++uncounted_ == kCountEvery) CountProgress();
     if (options_.sink == nullptr) return;
     ++appended_;
     Touched(store);
@@ -292,6 +297,14 @@ class Simulator {
   std::vector<uint32_t> touched_;                    // stores touched since the last drain
   size_t appended_ = 0;                              // entities appended since the last drain
   std::vector<uint32_t> keep_;                       // scratch: entities a drain keeps
+
+  // The progress line's count, told every kCountEvery entities.
+  static constexpr uint32_t kCountEvery = 4096;
+  void CountProgress() {
+    options_.progress->AddEntities(uncounted_);
+    uncounted_ = 0;
+  }
+  uint32_t uncounted_ = 0;
 };
 
 }  // namespace macroscope::paje

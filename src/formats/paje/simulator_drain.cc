@@ -74,10 +74,10 @@ void Simulator::DrainStore(uint32_t si, bool all) {
   if (keep_.size() == n) return;
   size_t begin = 0;
   for (uint32_t k : keep_) {
-    if (k > begin) options_.sink->Completed(trace_, s, begin, k);
+    if (k > begin) options_.sink->Completed(trace_, EntityChunk::Of(trace_, s, begin, k));
     begin = k + 1;
   }
-  if (n > begin) options_.sink->Completed(trace_, s, begin, n);
+  if (n > begin) options_.sink->Completed(trace_, EntityChunk::Of(trace_, s, begin, n));
 
   // The last entity, when kept, is the last of those kept; when handed
   // over, its times stay the store's last (CheckTimeOrder).

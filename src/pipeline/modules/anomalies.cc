@@ -2,7 +2,7 @@
 // mean ± 3σ/√n: analysis::AnomalyDetector, as `macroscope anomalies` uses
 // it (docs/anomalies.md).
 #include "analysis/anomalies.h"
-#include "pipeline/modules/entity_records.h"
+#include "pipeline/modules/entity_chunks.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/parameter_checks.h"
 #include "pipeline/modules/row_writing.h"
@@ -21,27 +21,9 @@ class Anomalies : public Module {
   }
 
   void Run() override {
-    const std::shared_ptr<const Trace> trace = ForEachRecord(
-        *in_, "anomalies", [&](const Trace& t, const analysis::EntityRecord& r) { detector_.Add(t, r); });
-    RowWriter writer(*out_, std::vector<std::string>(std::begin(analysis::kAnomalyColumns),
-                                                     std::end(analysis::kAnomalyColumns)));
-    if (trace) {
-      const analysis::AnomalyReport report = detector_.Finish(*trace);
-      for (const analysis::Anomaly& a : report.anomalies) {
-        writer.Put(a.type);
-        writer.Put(a.value);
-        writer.Put(a.container);
-        writer.Put(a.start_ns);
-        writer.Put(a.end_ns);
-        writer.Put(a.start_seconds);
-        writer.Put(a.measure_ns);
-        writer.Put(report.mean_ns);
-        writer.Put(report.lower_ns);
-        writer.Put(report.upper_ns);
-        writer.EndRow();
-      }
-    }
-    writer.Finish();
+    const std::shared_ptr<const Trace> trace = ForEachChunk(
+        *in_, "anomalies", [&](const Trace& t, const EntityChunk& chunk) { detector_.Add(t, chunk); });
+    PublishTable(*out_, trace ? detector_.ToTable(*trace) : analysis::AnomaliesTable({}));
   }
 
  private:
@@ -62,8 +44,8 @@ ModuleInfo AnomaliesModule() {
                  {"containers", "only these containers (names or aliases) and their descendants (list)"}},
       .inputs = {{"in", "entities", "a trace's entities"}},
       .outputs = {{"rows", "rows",
-                   "one row per anomaly: type, value, container, start_ns, end_ns, start (s), measure_ns, mean_ns, "
-                   "lower_ns, upper_ns"}},
+                   "one row per anomaly: type, value, container, start_ns, end_ns, start (s), measure_ns, then "
+                   "count, mean_ns, stddev_ns, lower_ns, upper_ns of all the values"}},
       .make = [](const std::string& name, const Params& params) -> std::unique_ptr<Module> {
         params.Check(AnomaliesModule());
         analysis::AnomalyRequest request;

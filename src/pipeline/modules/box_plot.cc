@@ -54,7 +54,7 @@ class BoxPlot : public Module {
         found = true;
       }
       for (size_t r = 0; r < batch->rows(); ++r) {
-        const size_t g = groups.Number(group_.empty() ? value_ : CellText(batch->at(r, group_column)));
+        const size_t g = groups.Number(group_.empty() ? value_ : analysis::CellText(batch->at(r, group_column)));
         if (g == boxes.size()) boxes.push_back({groups.names()[g], {}});
         const std::optional<double> v = CellNumber(batch->at(r, value_column), "box-plot", value_);
         if (v && std::isfinite(*v)) boxes[g].values.push_back(*v);

@@ -26,21 +26,11 @@ class Correlate : public Module {
     TimeBase base;
     // Both at once: a and b often come from one reader (filter's two outputs).
     ReadFairly<EntityBatch>(*this, {a_, b_}, [&](size_t input, const EntityBatch& batch) {
-      if (!batch.entities.empty()) base = batch.base;
-      for (const Entity& e : batch.entities) input == 0 ? correlation.AddA(e.start) : correlation.AddB(e.start);
+      if (!batch.empty()) base = batch.base;
+      for (size_t k = 0; k < batch.chunks(); ++k)
+        input == 0 ? correlation.AddA(batch.chunk(k)) : correlation.AddB(batch.chunk(k));
     });
-    const analysis::CorrelationResult computed = correlation.Compute(binning_, base.Ticks(delta_seconds_));
-    RowWriter writer(*out_, {"bins_kind", "bins", "count_a", "count_b", "r"});
-    writer.Put(binning_ == analysis::Binning::kRegular ? "regular" : "irregular");
-    writer.Put(static_cast<int64_t>(computed.bins));
-    writer.Put(static_cast<int64_t>(computed.count_a));
-    writer.Put(static_cast<int64_t>(computed.count_b));
-    if (computed.r)
-      writer.Put(*computed.r);
-    else
-      writer.PutEmpty();
-    writer.EndRow();
-    writer.Finish();
+    PublishTable(*out_, correlation.ToTable(binning_, base.Ticks(delta_seconds_)));
   }
 
  private:

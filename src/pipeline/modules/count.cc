@@ -24,7 +24,14 @@ class Count : public Module {
     PerTraceTables<int64_t> tables;
     while (const EntityBatch* batch = in_->Next()) {
       PerTraceTables<int64_t>::Table& table = tables.For(*batch);
-      for (const Entity& e : batch->entities) ++table.Of(KeyOf(e, by_));
+      for (size_t k = 0; k < batch->chunks(); ++k) {
+        const EntityChunk c = batch->chunk(k);
+        if (KeyIsPerChunk(by_, c.kind)) {
+          table.Of(KeyOf(c, 0, by_)) += static_cast<int64_t>(c.size());
+          continue;
+        }
+        for (size_t i = 0; i < c.size(); ++i) ++table.Of(KeyOf(c, i, by_));
+      }
     }
     std::map<std::vector<std::string>, int64_t> rows;
     tables.ForEachKey(by_, [&](const std::vector<std::string>& key, int64_t count) { rows[key] += count; });

@@ -36,7 +36,7 @@ class Curve : public Module {
         found = true;
       }
       for (size_t r = 0; r < batch->rows(); ++r) {
-        const size_t g = groups.Number(group_.empty() ? y_ : CellText(batch->at(r, group_column)));
+        const size_t g = groups.Number(group_.empty() ? y_ : analysis::CellText(batch->at(r, group_column)));
         if (g == series.size()) series.push_back({groups.names()[g], {}, {}});
         const std::optional<double> x = CellNumber(batch->at(r, x_column), "curve", x_);
         const std::optional<double> y = CellNumber(batch->at(r, y_column), "curve", y_);

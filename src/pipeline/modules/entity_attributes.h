@@ -27,22 +27,32 @@ EntityKey ParseEntityKey(const Params& params, std::string_view fallback);
 // The columns a key fills: {"type", "value"} for type+value, else its word.
 std::vector<std::string> KeyColumns(EntityKey by);
 
-inline uint64_t KeyOf(const Entity& e, EntityKey by) {
+// The key of entity i of `chunk`.
+inline uint64_t KeyOf(const EntityChunk& chunk, size_t i, EntityKey by) {
   switch (by) {
-    case EntityKey::kName:
-      return e.kind == TypeKind::kVariable || e.value == kEmptyString ? e.type : e.value;
+    case EntityKey::kName: {
+      const StringId value = chunk.Value(i);
+      return chunk.kind == TypeKind::kVariable || value == kEmptyString ? chunk.type_name : value;
+    }
     case EntityKey::kValue:
-      return e.value;
+      return chunk.Value(i);
     case EntityKey::kType:
-      return e.type;
+      return chunk.type_name;
     case EntityKey::kContainer:
-      return e.container;
+      return chunk.container_name;
     case EntityKey::kKind:
-      return static_cast<uint64_t>(e.kind);
+      return static_cast<uint64_t>(chunk.kind);
     case EntityKey::kTypeValue:
-      return uint64_t{e.type} << 32 | e.value;
+      return uint64_t{chunk.type_name} << 32 | chunk.Value(i);
   }
   return 0;
+}
+
+// Whether every entity of a chunk of `kind` has the same key (its type's,
+// container's or kind's), so that a module takes KeyOf(chunk, 0, by) once.
+inline bool KeyIsPerChunk(EntityKey by, TypeKind kind) {
+  return by == EntityKey::kType || by == EntityKey::kContainer || by == EntityKey::kKind ||
+         (by == EntityKey::kName && kind == TypeKind::kVariable);
 }
 
 // The key's text, one per column of KeyColumns(by), appended to `out`.
@@ -56,20 +66,18 @@ enum class EntityMeasure : uint8_t { kAutomatic, kDuration, kValue };
 // The `of` parameter: duration | value (absent: automatic).
 EntityMeasure ParseEntityMeasure(const Params& params);
 
-// The entity's measure, or nothing when it has none (events; a state
-// asked for a value).
-inline std::optional<double> MeasureOf(const Entity& e, const EntityBatch& batch, EntityMeasure of) {
-  if (e.kind == TypeKind::kEvent) return std::nullopt;
-  const bool variable = e.kind == TypeKind::kVariable;
-  switch (of) {
-    case EntityMeasure::kAutomatic:
-      return variable ? e.number : batch.Seconds(e.Duration());
-    case EntityMeasure::kDuration:
-      return batch.Seconds(e.Duration());
-    case EntityMeasure::kValue:
-      return variable ? std::optional<double>(e.number) : std::nullopt;
-  }
-  return std::nullopt;
+// Whether entities of `kind` have the measure: events have none, and only
+// variables have a value.
+inline bool HasMeasure(TypeKind kind, EntityMeasure of) {
+  return kind != TypeKind::kEvent && (of != EntityMeasure::kValue || kind == TypeKind::kVariable);
+}
+
+// The measure of entity i of `chunk`, or nothing when it has none.
+inline std::optional<double> MeasureOf(const EntityChunk& chunk, size_t i, const EntityBatch& batch,
+                                       EntityMeasure of) {
+  if (!HasMeasure(chunk.kind, of)) return std::nullopt;
+  if (chunk.kind == TypeKind::kVariable && of != EntityMeasure::kDuration) return chunk.Number(i);
+  return batch.Seconds(chunk.Duration(i));
 }
 
 }  // namespace macroscope::pipeline

@@ -1,13 +1,14 @@
 // What the writer modules share: an input "in" and the path of the file
 // they write, recorded once written. Writers of text from rows (write-csv,
-// write-json) fill a BufferedFile batch by batch; writers of a trace
-// (write-paje, write-store) write the trace rebuilt from the entities at
-// the end of the stream (trace_rebuilding.h).
+// write-json) fill a BufferedFile batch by batch through the table writer;
+// writers of a trace (write-paje, write-store) write the trace rebuilt
+// from the entities at the end of the stream (trace_rebuilding.h).
 #pragma once
 
 #include <string>
 #include <utility>
 
+#include "analysis/table_writer.h"
 #include "pipeline/module.h"
 #include "pipeline/modules/buffered_file.h"
 #include "pipeline/modules/trace_rebuilding.h"
@@ -27,30 +28,28 @@ class FileWriter : public Module {
   Input<Batch>* in_;
 };
 
-// Rows as text, flushed now and then, committed at the end of the stream
-// (the file appears whole or not at all).
+// Rows as text through the one table writer (analysis/table_writer.h),
+// flushed now and then, committed at the end of the stream (the file
+// appears whole or not at all).
 class RowTextWriter : public FileWriter<RowBatch> {
  public:
-  using FileWriter::FileWriter;
+  RowTextWriter(const std::string& name, std::string path, analysis::TableFormat format)
+      : FileWriter(name, std::move(path)), format_(format) {}
 
   void Run() final {
     BufferedFile file(path_);
-    std::string& text = file.text();
-    Begin(text);
+    analysis::TableWriter writer(format_);
     while (const RowBatch* batch = in_->Next()) {
-      Append(*batch, text);
+      writer.Add(*batch, file.text());
       file.Flush();
     }
-    End(text);
+    writer.Finish(file.text());
     file.Commit();
     RecordWritten(path_);
   }
 
- protected:
-  // The text before the rows, that of a batch's rows, the text after them.
-  virtual void Begin(std::string& /*text*/) {}
-  virtual void Append(const RowBatch& batch, std::string& text) = 0;
-  virtual void End(std::string& /*text*/) {}
+ private:
+  analysis::TableFormat format_;
 };
 
 // The entities of one trace, kept until the end of the stream, then written

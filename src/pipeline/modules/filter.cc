@@ -4,6 +4,7 @@
 // and compared in the source's ticks, converted once per time base.
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/name_matching.h"
@@ -85,10 +86,7 @@ class Filter : public Module {
         base = in->base;
         SetTicks(*base);
       }
-      for (const Entity& e : in->entities) {
-        Side& side = Matches(e, *in) ? matched : unmatched;
-        if (side.wanted) Copy(e, *in, side.batch);
-      }
+      for (size_t k = 0; k < in->chunks(); ++k) Sort(in->chunk(k), *in->trace, matched, unmatched);
       Send(matched, *in);
       Send(unmatched, *in);
     }
@@ -121,39 +119,54 @@ class Filter : public Module {
     max_ = c_.max_duration ? base.Ticks(*c_.max_duration) : kInf;
   }
 
-  bool Matches(const Entity& e, const EntityBatch& batch) {
-    const Trace& t = *batch.trace;
-    if (c_.kinds != 0 && !(c_.kinds & (1 << static_cast<int>(e.kind)))) return false;
-    if (!types_.empty() && !types_.Matches(e.type, t)) return false;
-    if (!values_.empty() && !values_.Matches(e.value, t)) return false;
-    if (!containers_.empty() && !containers_.Matches(e.container, t)) return false;
-    if (e.end < from_ || e.start > to_) return false;
-    const double duration = e.Duration();
+  // Sends the chunk's entities to their sides, in runs of entities that
+  // go to the same side.
+  void Sort(const EntityChunk& c, const Trace& t, Side& matched, Side& unmatched) {
+    if (!ChunkMatches(c, t)) {
+      if (unmatched.wanted) unmatched.batch.Append(c);
+      return;
+    }
+    for (size_t i = 0; i < c.size();) {
+      const bool match = Matches(c, i, t);
+      size_t end = i + 1;
+      while (end < c.size() && Matches(c, end, t) == match) ++end;
+      Side& side = match ? matched : unmatched;
+      if (side.wanted) side.batch.Append(c.Sub(i, end - i));
+      i = end;
+    }
+  }
+
+  // The conditions every entity of a chunk meets or fails together.
+  bool ChunkMatches(const EntityChunk& c, const Trace& t) {
+    if (c_.kinds != 0 && !(c_.kinds & (1 << static_cast<int>(c.kind)))) return false;
+    if (!types_.empty() && !types_.Matches(c.type_name, t)) return false;
+    if (!containers_.empty() && !containers_.Matches(c.container_name, t)) return false;
+    return true;
+  }
+
+  // The others, for entity i.
+  bool Matches(const EntityChunk& c, size_t i, const Trace& t) {
+    if (!values_.empty() && !values_.Matches(c.Value(i), t)) return false;
+    const double start = c.start[i], end = c.End(i);
+    if (end < from_ || start > to_) return false;
+    const double duration = end - start;
     if (duration < min_ || duration > max_) return false;
     if (!field_names_.empty()) {
       bool found = false;
-      for (uint32_t i = e.fields_begin; i < e.fields_end && !found; ++i) {
-        const ExtraField& f = batch.fields[i];
-        found = field_names_.Matches(f.name, t) && (field_values_.empty() || field_values_.Matches(f.value, t));
-      }
+      c.ForEachField(i, [&](const ExtraField& f) {
+        found = found ||
+                (field_names_.Matches(f.name, t) && (field_values_.empty() || field_values_.Matches(f.value, t)));
+      });
       if (!found) return false;
     }
     return true;
   }
 
-  static void Copy(const Entity& e, const EntityBatch& in, EntityBatch& out) {
-    Entity& copy = out.entities.emplace_back(e);
-    copy.fields_begin = static_cast<uint32_t>(out.fields.size());
-    out.fields.insert(out.fields.end(), in.fields.begin() + e.fields_begin, in.fields.begin() + e.fields_end);
-    copy.fields_end = static_cast<uint32_t>(out.fields.size());
-  }
-
   static void Send(Side& side, const EntityBatch& in) {
-    if (side.batch.entities.empty()) return;
+    if (side.batch.empty()) return;
     EntityBatch& slot = side.out->Claim();
-    slot.Clear();
-    std::swap(slot.entities, side.batch.entities);
-    std::swap(slot.fields, side.batch.fields);
+    std::swap(slot, side.batch);
+    side.batch.Clear();
     slot.trace = in.trace;
     slot.base = in.base;
     side.out->Publish();

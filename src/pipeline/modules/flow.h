@@ -1,7 +1,9 @@
 // What the flow modules (split, merge, limit, collect) share: their count
-// parameters and the fair reading of several inputs.
+// parameters, the copying of entity batches and the fair reading of
+// several inputs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -13,6 +15,7 @@
 #include "pipeline/module.h"
 #include "pipeline/modules/parameter_checks.h"
 #include "pipeline/params.h"
+#include "pipeline/stream_types.h"
 
 namespace macroscope::pipeline {
 
@@ -36,6 +39,21 @@ inline int64_t CountParam(const Params& params, std::string_view name, int64_t f
 // Numbered ports: "in1".."inN", "out1".."outN".
 inline std::string NumberedPort(std::string_view prefix, size_t index) {
   return std::string(prefix) + std::to_string(index + 1);
+}
+
+// Entities [first, last) of `from` (all by default) in `to`, emptied
+// first: chunk by chunk, into the memory `to` already has (a ring's slot).
+inline void CopyEntities(const EntityBatch& from, EntityBatch& to, size_t first = 0, size_t last = SIZE_MAX) {
+  to.Clear();
+  to.trace = from.trace;
+  to.base = from.base;
+  size_t begin = 0;  // of chunk k in `from`
+  for (size_t k = 0; k < from.chunks() && begin < last; ++k) {
+    const EntityChunk c = from.chunk(k);
+    const size_t a = std::max(first, begin), b = std::min(last, begin + c.size());
+    if (a < b) to.Append(c.Sub(a - begin, b - a));
+    begin += c.size();
+  }
 }
 
 // Reads every input at once, one thread each (input 0 on the caller's), and

@@ -1,23 +1,14 @@
 // kernel-memory: memory in use per process from LTTng-UST's libc wrapper
-// events (analysis/kernel/memory_tracker.h, docs/kernel.md). The
-// lttng_ust_libc events are kept as they come (a few numbers each) and
-// applied in time order at the end of the stream: readers hand events over
-// stream by stream, and one thread's malloc and free may lie on two CPUs'
-// streams.
-#include <span>
-
-#include "analysis/entity_selection.h"
-#include "analysis/kernel/memory_tracker.h"
+// events: analysis::kernel::MemoryTable, as `macroscope kernel memory` uses
+// it (docs/kernel.md).
+#include "analysis/kernel/memory_table.h"
+#include "pipeline/modules/entity_chunks.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/row_writing.h"
 
 namespace macroscope::pipeline {
 
 namespace {
-
-using analysis::kernel::LibcEvent;
-using analysis::kernel::MemoryFigures;
-using analysis::kernel::MemoryTracker;
 
 class KernelMemory : public Module {
  public:
@@ -28,49 +19,15 @@ class KernelMemory : public Module {
   }
 
   void Run() override {
-    std::vector<LibcEvent> events;
-    while (const EntityBatch* batch = in_->Next()) {
-      const StringPool& strings = batch->trace->strings();
-      for (const Entity& e : batch->entities) {
-        if (e.kind != TypeKind::kEvent) continue;
-        std::span<const ExtraField> fields(batch->fields.data() + e.fields_begin, e.fields_end - e.fields_begin);
-        std::optional<LibcEvent> libc = analysis::kernel::ParseLibcEvent(batch->Str(e.value), fields, strings);
-        if (!libc) continue;
-        libc->time_ns = analysis::Nanoseconds(batch->base, e.start);
-        events.push_back(std::move(*libc));
-      }
-    }
-    MemoryTracker tracker;
-    if (series_->linked()) {
-      RowWriter series(*series_, {"time_ns", "pid", "bytes"});
-      tracker.ApplyAll(events, [&](int64_t time_ns, int64_t pid, int64_t bytes) {
-        series.Put(time_ns);
-        series.Put(pid);
-        series.Put(bytes);
-        series.EndRow();
-      });
-      series.Finish();
-    } else {
-      tracker.ApplyAll(events);
-    }
-    RowWriter rows(*rows_, {"pid", "name", "allocations", "frees", "reallocs", "moves", "free_null", "unknown_frees",
-                            "peak_bytes", "peak_time_ns", "final_bytes"});
-    auto put = [&](const MemoryFigures& f, bool global) {
-      if (global)
-        rows.PutEmpty();
-      else
-        rows.Put(f.pid);
-      rows.Put(global ? std::string_view("(all)") : std::string_view(f.name));
-      for (uint64_t count : {f.allocations, f.frees, f.reallocs, f.moves, f.free_null, f.unknown_frees})
-        rows.Put(static_cast<int64_t>(count));
-      rows.Put(f.peak_bytes);
-      rows.Put(f.peak_time_ns);
-      rows.Put(f.bytes);
-      rows.EndRow();
-    };
-    for (const MemoryFigures& f : tracker.Processes()) put(f, false);
-    put(tracker.Global(), true);
-    rows.Finish();
+    analysis::kernel::MemoryTable memory;
+    const std::shared_ptr<const Trace> trace = ForEachChunk(
+        *in_, "kernel-memory", [&](const Trace& t, const EntityChunk& chunk) { memory.Add(t, chunk); });
+    const TimeBase base = trace ? trace->time_base() : TimeBase();
+    // The series only when something reads it.
+    analysis::Table series;
+    const analysis::Table rows = memory.ToTable(base, series_->linked() ? &series : nullptr);
+    if (series_->linked()) PublishTable(*series_, series);
+    PublishTable(*rows_, rows);
   }
 
  private:

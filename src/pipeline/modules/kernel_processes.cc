@@ -5,7 +5,7 @@
 // (analysis::kernel::CpuTable).
 #include "analysis/kernel/cpu_table.h"
 #include "analysis/kernel/process_table.h"
-#include "pipeline/modules/entity_records.h"
+#include "pipeline/modules/entity_chunks.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/row_writing.h"
 #include "util/error.h"
@@ -23,35 +23,17 @@ class KernelProcesses : public Module {
   }
 
   void Run() override {
-    analysis::kernel::ProcessTable table;
+    analysis::kernel::ProcessTable processes;
     analysis::kernel::CpuTable cpus;
     const std::shared_ptr<const Trace> trace =
-        ForEachRecord(*in_, "kernel-processes", [&](const Trace& t, const analysis::EntityRecord& r) {
-          table.Add(t, r);
-          if (cpus_) cpus.Add(t, r);
+        ForEachChunk(*in_, "kernel-processes", [&](const Trace& t, const EntityChunk& chunk) {
+          processes.Add(t, chunk);
+          if (cpus_) cpus.Add(t, chunk);
         });
-    analysis::kernel::ProcessTableRows rows;
-    if (trace) rows = table.Rows(*trace, subtree_);
-    std::vector<std::vector<analysis::kernel::ProcessCell>> cells;
-    if (cpus_ && trace) {
-      cells = analysis::kernel::CpuCells(cpus.Rows(*trace), rows);
-    } else if (!cpus_) {
-      for (const analysis::kernel::ThreadRow& row : rows.rows)
-        cells.push_back(analysis::kernel::ProcessCells(rows, row));
-    }
-    RowWriter writer(*out_, cpus_ ? analysis::kernel::CpuColumns() : analysis::kernel::ProcessColumns(rows));
-    for (const auto& row : cells) {
-      for (const analysis::kernel::ProcessCell& cell : row) {
-        if (const int64_t* i = std::get_if<int64_t>(&cell))
-          writer.Put(*i);
-        else if (const std::string* s = std::get_if<std::string>(&cell))
-          writer.Put(std::string_view(*s));
-        else
-          writer.PutEmpty();
-      }
-      writer.EndRow();
-    }
-    writer.Finish();
+    const Trace empty;
+    const Trace& source = trace ? *trace : empty;
+    const analysis::kernel::ProcessTableRows rows = processes.Rows(source, subtree_);
+    PublishTable(*out_, cpus_ ? cpus.ToTable(source, rows) : analysis::kernel::ProcessesTable(rows));
   }
 
  private:

@@ -3,7 +3,7 @@
 // else the entity's container): analysis::kernel::SubsystemTally, as
 // `macroscope kernel subsystems` uses it (docs/kernel.md).
 #include "analysis/kernel/subsystems.h"
-#include "pipeline/modules/entity_records.h"
+#include "pipeline/modules/entity_chunks.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/row_writing.h"
 #include "util/error.h"
@@ -21,21 +21,10 @@ class KernelSubsystems : public Module {
 
   void Run() override {
     analysis::kernel::SubsystemTally tally;
-    const std::shared_ptr<const Trace> trace = ForEachRecord(
-        *in_, "kernel-subsystems", [&](const Trace& t, const analysis::EntityRecord& r) { tally.Add(t, r); });
-    RowWriter writer(*out_, {"owner", "owner_type", "subsystem", "events", "states", "time_ns"});
-    if (trace) {
-      for (const analysis::kernel::SubsystemRow& row : tally.Rows(*trace)) {
-        writer.Put(row.owner);
-        writer.Put(row.owner_type);
-        writer.Put(analysis::kernel::SubsystemName(row.subsystem));
-        writer.Put(static_cast<int64_t>(row.figures.events));
-        writer.Put(static_cast<int64_t>(row.figures.states));
-        writer.Put(row.figures.time_ns);
-        writer.EndRow();
-      }
-    }
-    writer.Finish();
+    const std::shared_ptr<const Trace> trace = ForEachChunk(
+        *in_, "kernel-subsystems", [&](const Trace& t, const EntityChunk& chunk) { tally.Add(t, chunk); });
+    const Trace empty;
+    PublishTable(*out_, tally.ToTable(trace ? *trace : empty));
   }
 
  private:

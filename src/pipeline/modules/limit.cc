@@ -26,36 +26,16 @@ class Limit : public Module {
     while (seen < end) {
       const EntityBatch* batch = in_.Next();
       if (!batch) break;
-      const uint64_t size = batch->entities.size();
+      const uint64_t size = batch->entities();
       const uint64_t first = std::max(seen, skip_) - seen, last = std::min(seen + size, end) - seen;
       seen += size;
       if (first >= last || !out_.linked()) continue;
-      EntityBatch& slot = out_.Claim();
-      if (first == 0 && last == size) {
-        slot = *batch;
-      } else {
-        CopyPart(*batch, first, last, slot);
-      }
+      CopyEntities(*batch, out_.Claim(), first, last);
       out_.Publish();
     }
   }
 
  private:
-  // Entities [first, last) of `from` with their own user fields only.
-  static void CopyPart(const EntityBatch& from, size_t first, size_t last, EntityBatch& to) {
-    to.Clear();
-    to.trace = from.trace;
-    to.base = from.base;
-    for (size_t i = first; i < last; ++i) {
-      Entity e = from.entities[i];
-      uint32_t begin = static_cast<uint32_t>(to.fields.size());
-      to.fields.insert(to.fields.end(), from.fields.begin() + e.fields_begin, from.fields.begin() + e.fields_end);
-      e.fields_begin = begin;
-      e.fields_end = static_cast<uint32_t>(to.fields.size());
-      to.entities.push_back(e);
-    }
-  }
-
   Input<EntityBatch>& in_;
   Output<EntityBatch>& out_;
   uint64_t skip_, keep_;

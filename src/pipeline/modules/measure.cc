@@ -18,15 +18,19 @@ class Measure : public Module {
   void Run() override {
     RowWriter writer(*out_, {"type", "container", "value", "start", "measure"});
     while (const EntityBatch* batch = in_->Next()) {
-      for (const Entity& e : batch->entities) {
-        const std::optional<double> x = MeasureOf(e, *batch, of_);
-        if (!x) continue;
-        writer.Put(batch->Str(e.type));
-        writer.Put(batch->Str(e.container));
-        writer.Put(batch->Str(e.value));
-        writer.Put(batch->Seconds(e.start));
-        writer.Put(*x);
-        writer.EndRow();
+      for (size_t k = 0; k < batch->chunks(); ++k) {
+        const EntityChunk c = batch->chunk(k);
+        if (!HasMeasure(c.kind, of_)) continue;
+        const std::string_view type = batch->Str(c.type_name), container = batch->Str(c.container_name);
+        for (size_t i = 0; i < c.size(); ++i) {
+          const double x = *MeasureOf(c, i, *batch, of_);
+          writer.Put(type);
+          writer.Put(container);
+          writer.Put(batch->Str(c.Value(i)));
+          writer.Put(batch->Seconds(c.start[i]));
+          writer.Put(x);
+          writer.EndRow();
+        }
       }
     }
     writer.Finish();

@@ -18,7 +18,7 @@ class Merge : public Module {
   void Run() override {
     ReadFairly(*this, ins_, [this](size_t, const EntityBatch& batch) {
       if (!out_->linked()) return;
-      out_->Claim() = batch;
+      CopyEntities(batch, out_->Claim());
       out_->Publish();
     });
   }

@@ -1,7 +1,7 @@
 // read: a trace in any format (formats::ReadTrace detects it), streamed.
 // The reader hands each chunk of completed entities to an EntitySink
-// (model/entity_sink.h); this module's sink turns them into batches of
-// Entities on "out" as they come, so the trace is never held whole
+// (model/entity_sink.h); this module's sink copies them into batches on
+// "out" as they come, so the trace is never held whole
 // (docs/streaming.md says what each format keeps meanwhile).
 #include <sys/stat.h>
 
@@ -19,50 +19,22 @@ namespace {
 
 constexpr size_t kBatchEntities = 4096;
 
-// Completed entities -> Entity batches, published when full.
+// Completed chunks -> batches, published when full.
 class BatchingSink : public EntitySink {
  public:
   BatchingSink(Output<EntityBatch>& out, std::shared_ptr<const Trace> trace) : out_(out), trace_(std::move(trace)) {}
 
-  void Completed(const Trace& trace, const EntityStore& s, size_t begin, size_t end) override {
-    const StringId type = trace.type(s.type).name;
-    const StringId container = trace.container(s.container).name;
-    auto name_of = [&](ContainerId c) { return c == kNone ? kEmptyString : trace.container(c).name; };
-    // Filled a run at a time into the batch's own storage: this loop is
-    // the reader's whole cost for a store.
-    for (size_t i = begin; i < end;) {
+  void Completed(const Trace&, const EntityChunk& chunk) override {
+    for (size_t i = 0; i < chunk.size();) {
       if (batch_ == nullptr) {
         batch_ = &out_.Claim();
         batch_->Clear();
         batch_->trace = trace_;
       }
-      std::vector<Entity>& entities = batch_->entities;
-      const size_t first = entities.size();
-      const size_t n = std::min(end - i, kBatchEntities - first);
-      entities.resize(first + n);
-      Entity* e = entities.data() + first;
-      for (size_t k = 0; k < n; ++k) {
-        e[k].kind = s.kind;
-        e[k].type = type;
-        e[k].container = container;
-        e[k].container_id = s.container;
-        e[k].start = s.start[i + k];
-        e[k].end = s.End(i + k);
-      }
-      if (!s.value.empty()) for (size_t k = 0; k < n; ++k) e[k].value = s.value[i + k];
-      if (!s.number.empty()) for (size_t k = 0; k < n; ++k) e[k].number = s.number[i + k];
-      if (!s.level.empty()) for (size_t k = 0; k < n; ++k) e[k].level = s.level[i + k];
-      if (!s.key.empty()) for (size_t k = 0; k < n; ++k) e[k].key = s.key[i + k];
-      if (!s.peer_start.empty()) for (size_t k = 0; k < n; ++k) e[k].peer_start = name_of(s.peer_start[i + k]);
-      if (!s.peer_end.empty()) for (size_t k = 0; k < n; ++k) e[k].peer_end = name_of(s.peer_end[i + k]);
-      std::vector<ExtraField>& fields = batch_->fields;
-      for (size_t k = 0; k < n; ++k) {
-        e[k].fields_begin = static_cast<uint32_t>(fields.size());
-        if (!s.extras.empty()) s.extras.ForEach(i + k, [&](const ExtraField& f) { fields.push_back(f); });
-        e[k].fields_end = static_cast<uint32_t>(fields.size());
-      }
+      const size_t n = std::min(chunk.size() - i, kBatchEntities - batch_->entities());
+      batch_->Append(chunk.Sub(i, n));
       i += n;
-      if (entities.size() >= kBatchEntities) Publish();
+      if (batch_->entities() >= kBatchEntities) Publish();
     }
   }
 

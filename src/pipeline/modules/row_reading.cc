@@ -16,17 +16,6 @@ size_t ColumnIndex(const RowBatch& rows, std::string_view column, std::string_vi
                   "' in the rows it reads (columns: " + list + ")");
 }
 
-std::string CellText(const Cell& cell) {
-  if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
-  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
-  if (const auto* d = std::get_if<double>(&cell)) {
-    char buffer[64];
-    auto r = std::to_chars(buffer, buffer + sizeof buffer, *d);
-    return std::string(buffer, r.ptr);
-  }
-  return "";
-}
-
 std::optional<double> CellNumber(const Cell& cell, std::string_view kind, std::string_view column) {
   if (const auto* d = std::get_if<double>(&cell)) return *d;
   if (const auto* i = std::get_if<int64_t>(&cell)) return static_cast<double>(*i);

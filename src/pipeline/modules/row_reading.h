@@ -1,6 +1,6 @@
 // Reading the rows a module receives: columns found by name (a missing
 // one is the user's error, named with the columns there are), cells as
-// text or as numbers.
+// numbers (as text: analysis::CellText).
 #pragma once
 
 #include <cstddef>
@@ -17,10 +17,6 @@ namespace macroscope::pipeline {
 // The position of `column` in `rows`' columns. Throws UserError
 // "KIND: no column 'x' in the rows it reads (columns: a, b)".
 size_t ColumnIndex(const RowBatch& rows, std::string_view column, std::string_view kind);
-
-// "" for an empty cell, integers as they are, other numbers in the
-// shortest form that reads back to the same double.
-std::string CellText(const Cell& cell);
 
 // The cell as a number; nothing for an empty cell. Text is read as a
 // number when it is one; other text throws UserError naming `kind` and

@@ -22,7 +22,11 @@ class RowWriter {
   void Put(int64_t value) { Cells().emplace_back(std::in_place_type<int64_t>, value); }
   void Put(double value) { Cells().emplace_back(std::in_place_type<double>, value); }
   void Put(std::string_view text) { Cells().emplace_back(std::in_place_type<std::string>, text); }
+  // (Text converts to a Cell too: these pick the text overload.)
+  void Put(const std::string& text) { Put(std::string_view(text)); }
+  void Put(const char* text) { Put(std::string_view(text)); }
   void PutEmpty() { Cells().emplace_back(); }
+  void Put(const Cell& cell) { Cells().push_back(cell); }
   void EndRow() {
     if (++rows_ == kRowsPerBatch) Publish();
   }
@@ -56,5 +60,16 @@ class RowWriter {
   size_t rows_ = 0;
   bool published_ = false;
 };
+
+// A whole result table (an analysis's) on a row output, in batches.
+inline void PublishTable(Output<RowBatch>& out, const analysis::Table& table) {
+  RowWriter writer(out, table.columns);
+  const size_t n = table.columns.size();
+  for (size_t r = 0; r < table.rows(); ++r) {
+    for (size_t c = 0; c < n; ++c) writer.Put(table.at(r, c));
+    writer.EndRow();
+  }
+  writer.Finish();
+}
 
 }  // namespace macroscope::pipeline

@@ -20,7 +20,7 @@ class Split : public Module {
       Output<EntityBatch>& out = *outs_[next];
       next = (next + 1) % outs_.size();
       if (!out.linked()) continue;
-      out.Claim() = *batch;  // copy-assignment reuses the slot's capacity
+      CopyEntities(*batch, out.Claim());
       out.Publish();
     }
   }

@@ -56,10 +56,12 @@ class Statistics : public Module {
     PerTraceTables<Moments> tables;
     while (const EntityBatch* batch = in_->Next()) {
       PerTraceTables<Moments>::Table& table = tables.For(*batch);
-      for (const Entity& e : batch->entities) {
-        const std::optional<double> x = MeasureOf(e, *batch, of_);
-        if (!x) continue;
-        table.Of(KeyOf(e, by_)).Add(*x);
+      for (size_t k = 0; k < batch->chunks(); ++k) {
+        const EntityChunk c = batch->chunk(k);
+        if (!HasMeasure(c.kind, of_)) continue;
+        Moments* same = KeyIsPerChunk(by_, c.kind) ? &table.Of(KeyOf(c, 0, by_)) : nullptr;
+        for (size_t i = 0; i < c.size(); ++i)
+          (same != nullptr ? *same : table.Of(KeyOf(c, i, by_))).Add(*MeasureOf(c, i, *batch, of_));
       }
     }
     std::map<std::vector<std::string>, Moments> rows;

@@ -7,11 +7,10 @@
 // Memory grows with the entities written (about 40 bytes each, plus user
 // fields) and the source's strings and containers.
 //
-// StringIds: the source's strings are interned in id order into the new
-// trace, so every id keeps its meaning and nothing is renamed. Types are
-// found by name and kind (an entity carries its type's name), preferring
-// the type defined under the entity's container's type; a link's peers by
-// container name, preferring the containers under the link's container.
+// Ids: a chunk's ids (container, type, link peers) are the source's, and
+// the source's strings (interned in id order), types and containers are
+// copied in id order, so every id keeps its meaning and nothing is looked
+// up by name.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +28,7 @@ class TraceRebuilder {
   // `kind` and `what` name the writer and its output in messages ("write-paje", "a Pajé file").
   TraceRebuilder(std::string kind, std::string what) : kind_(std::move(kind)), what_(std::move(what)) {}
 
-  // Keeps the batch's entities. Throws UserError when they come from
+  // Keeps the batch's chunks. Throws UserError when they come from
   // another source trace than the previous batches'.
   void Add(const EntityBatch& batch);
   uint64_t entities() const { return entities_; }
@@ -40,7 +39,7 @@ class TraceRebuilder {
  private:
   struct StoreKey {
     ContainerId container;
-    StringId type;
+    TypeId type;
     TypeKind kind;
     bool operator==(const StoreKey&) const = default;
   };
@@ -51,15 +50,16 @@ class TraceRebuilder {
   };
   struct Pending {
     StoreKey key;
-    EntityStore store;  // link peers hold container names until Build()
+    EntityStore store;
   };
-  TypeId FindType(const Trace& source, const StoreKey& key) const;
+  // The store kept for the chunk's (container, type, kind).
+  EntityStore& StoreFor(const EntityChunk& chunk);
 
   std::string kind_, what_;
   std::shared_ptr<const Trace> source_;
   std::unordered_map<StoreKey, uint32_t, StoreKeyHash> index_;
   std::vector<Pending> pending_;
-  uint32_t last_ = UINT32_MAX;  // the store of the previous entity (runs are common)
+  uint32_t last_ = UINT32_MAX;  // the store of the previous chunk (runs are common)
   uint64_t entities_ = 0;
   double first_ = 0, last_time_ = 0;  // the entities' time span
 };
