@@ -1,12 +1,11 @@
 // `macroscope anomalies TRACE --type T`: entities whose duration or
 // inter-arrival time lies outside mean ± 3σ/√n (docs/anomalies.md). The
 // detection is analysis::AnomalyDetector's, the workflow module's too.
-#include <iostream>
 #include <memory>
 
 #include "analysis/anomalies.h"
-#include "analysis/table_writer.h"
 #include "cli/commands.h"
+#include "cli/table_output.h"
 #include "cli/entity_streaming.h"
 #include "cli/trace_loading.h"
 
@@ -18,7 +17,7 @@ void RegisterAnomaliesCommand(CLI::App& app) {
     formats::ReadOptions read;
     analysis::AnomalyRequest request;
     std::string metric = "duration";
-    std::string format = "text";
+    analysis::TableFormat format = analysis::TableFormat::kText;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("anomalies", "Entities whose duration or inter-arrival time lies outside "
@@ -31,7 +30,7 @@ void RegisterAnomaliesCommand(CLI::App& app) {
                                             "start in the same container)")
       ->check(CLI::IsMember({"duration", "interarrival"}));
   cmd->add_option("--containers", args->request.containers, "Only these containers and their descendants");
-  cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
+  AddTableFormatOption(*cmd, args->format);
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     analysis::AnomalyRequest request = args->request;
@@ -41,7 +40,7 @@ void RegisterAnomaliesCommand(CLI::App& app) {
     Trace trace;
     StreamEntities(args->files, args->read, trace,
                    [&](const Trace& t, const EntityChunk& chunk) { detector.Add(t, chunk); });
-    std::cout << analysis::FormatTable(detector.ToTable(trace), analysis::ParseTableFormat(args->format));
+    PrintTable(detector.ToTable(trace), args->format);
   });
 }
 

@@ -2,13 +2,12 @@
 // two series of entity start times over regular or irregular bins
 // (docs/anomalies.md). The binning and r are analysis::Correlation's, the
 // workflow module correlate's too.
-#include <iostream>
 #include <memory>
 
 #include "analysis/correlation.h"
 #include "analysis/entity_selection.h"
-#include "analysis/table_writer.h"
 #include "cli/commands.h"
+#include "cli/table_output.h"
 #include "cli/entity_streaming.h"
 #include "cli/trace_loading.h"
 #include "util/error.h"
@@ -22,7 +21,7 @@ void RegisterCorrelateCommand(CLI::App& app) {
     std::string a, b;
     std::string bins = "regular";
     std::string delta;
-    std::string format = "text";
+    analysis::TableFormat format = analysis::TableFormat::kText;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("correlate", "Pearson's r of two series of entity start times over bins");
@@ -34,7 +33,7 @@ void RegisterCorrelateCommand(CLI::App& app) {
                   "series' points, and the gaps between)")
       ->check(CLI::IsMember({"regular", "irregular"}));
   cmd->add_option("--delta", args->delta, "Irregular bins' half width: 2.5ms, 100us, 1s (default unit s)");
-  cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
+  AddTableFormatOption(*cmd, args->format);
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     const bool irregular = args->bins == "irregular";
@@ -56,7 +55,7 @@ void RegisterCorrelateCommand(CLI::App& app) {
     }
     const analysis::Table table =
         correlation.ToTable(irregular ? analysis::Binning::kIrregular : analysis::Binning::kRegular, delta);
-    std::cout << analysis::FormatTable(table, analysis::ParseTableFormat(args->format));
+    PrintTable(table, args->format);
   });
 }
 

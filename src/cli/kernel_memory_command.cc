@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "analysis/kernel/memory_table.h"
-#include "analysis/table_writer.h"
 #include "cli/commands.h"
+#include "cli/table_output.h"
 #include "cli/entity_streaming.h"
 #include "cli/trace_loading.h"
 
@@ -18,14 +18,14 @@ namespace macroscope::cli {
 void RegisterKernelMemory(CLI::App& group) {
   struct Args {
     std::vector<std::string> files;
-    std::string format = "text";
+    analysis::TableFormat format = analysis::TableFormat::kText;
     bool series = false;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = group.add_subcommand(
       "memory", "Memory in use per process from LTTng-UST's libc wrapper (malloc, free, ...): peak, final, counts");
   cmd->add_option("files", args->files, "The trace (a CTF folder), or files read in order as one trace")->required();
-  cmd->add_option("--format", args->format, "text, csv or json")->check(CLI::IsMember({"text", "csv", "json"}));
+  AddTableFormatOption(*cmd, args->format);
   cmd->add_flag("--series", args->series,
                 "Instead of the figures, the bytes in use over time: time_ns, pid, bytes at each change");
   cmd->callback([args] {
@@ -38,8 +38,9 @@ void RegisterKernelMemory(CLI::App& group) {
     analysis::Table series;
     const analysis::Table figures = memory.ToTable(trace.time_base(), args->series ? &series : nullptr);
     const analysis::Table& table = args->series ? series : figures;
-    std::cout << analysis::FormatTable(table, analysis::ParseTableFormat(args->format));
-    if (!args->series && figures.rows() == 1 && args->format == "text")  // only the row of all processes
+    PrintTable(table, args->format);
+    // Only the row of all processes: say why, to a person.
+    if (!args->series && figures.rows() == 1 && args->format == analysis::TableFormat::kText)
       std::cerr << "no lttng_ust_libc events: record with liblttng-ust-libc-wrapper.so preloaded\n";
   });
 }

@@ -3,13 +3,12 @@
 // each CPU's idle and unknown time (docs/kernel.md). The rows are
 // analysis::kernel::ProcessTable's, the workflow module kernel-processes'
 // too; the trace streams through it (never held whole).
-#include <iostream>
 #include <memory>
 
 #include "analysis/kernel/cpu_table.h"
 #include "analysis/kernel/process_table.h"
-#include "analysis/table_writer.h"
 #include "cli/commands.h"
+#include "cli/table_output.h"
 #include "cli/entity_streaming.h"
 #include "cli/trace_loading.h"
 
@@ -19,7 +18,7 @@ void RegisterKernelProcesses(CLI::App& group) {
   struct Args {
     std::vector<std::string> files;
     formats::ReadOptions read;
-    std::string format = "text";
+    analysis::TableFormat format = analysis::TableFormat::kText;
     std::optional<int64_t> subtree;
     bool cpus = false;
   };
@@ -27,7 +26,7 @@ void RegisterKernelProcesses(CLI::App& group) {
   CLI::App* cmd = group.add_subcommand(
       "processes", "One row per thread: pid, parent, names, life, running/user/kernel/waiting/runnable time, syscalls");
   cmd->add_option("files", args->files, "Trace files, read in order as one trace")->required();
-  cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
+  AddTableFormatOption(*cmd, args->format);
   cmd->add_option("--subtree", args->subtree, "Only this process (pid) and its descendants");
   cmd->add_flag("--cpus", args->cpus,
                 "Per CPU instead: each thread's running time there, idle, unknown before the first switch, span");
@@ -42,7 +41,7 @@ void RegisterKernelProcesses(CLI::App& group) {
     });
     const analysis::kernel::ProcessTableRows rows = processes.Rows(trace, args->subtree);
     const analysis::Table table = args->cpus ? cpus.ToTable(trace, rows) : analysis::kernel::ProcessesTable(rows);
-    std::cout << analysis::FormatTable(table, analysis::ParseTableFormat(args->format));
+    PrintTable(table, args->format);
   });
 }
 

@@ -2,12 +2,11 @@
 // (tracepoint prefix classes), overall and per process
 // (docs/kernel.md). The counting is analysis::kernel::
 // SubsystemTally's, the workflow module kernel-subsystems' too.
-#include <iostream>
 #include <memory>
 
 #include "analysis/kernel/subsystems.h"
-#include "analysis/table_writer.h"
 #include "cli/commands.h"
+#include "cli/table_output.h"
 #include "cli/entity_streaming.h"
 #include "cli/trace_loading.h"
 
@@ -40,16 +39,16 @@ void RegisterKernelSubsystems(CLI::App& group) {
   struct Args {
     std::vector<std::string> files;
     formats::ReadOptions read;
-    std::string format = "text";
+    analysis::TableFormat format = analysis::TableFormat::kText;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = group.add_subcommand(
       "subsystems", "Events and time per kernel subsystem (tracepoint prefix), overall and per process");
   cmd->add_option("files", args->files, "Trace files, read in order as one trace")->required();
-  cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
+  AddTableFormatOption(*cmd, args->format);
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
-    std::cout << analysis::FormatTable(Tally(args->files, args->read), analysis::ParseTableFormat(args->format));
+    PrintTable(Tally(args->files, args->read), args->format);
   });
 }
 

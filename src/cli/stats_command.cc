@@ -6,8 +6,8 @@
 
 #include "analysis/aggregation_json.h"
 #include "analysis/state_statistics.h"
-#include "analysis/table_writer.h"
 #include "cli/commands.h"
+#include "cli/table_output.h"
 #include "cli/trace_loading.h"
 #include "mpi/statistics_reduction.h"
 #include "mpi/world.h"
@@ -17,19 +17,17 @@ namespace macroscope::cli {
 namespace {
 
 // The statistics as text, JSON or CSV on standard output.
-void Print(const std::string& format, const Trace& trace, const analysis::Statistics& stats) {
-  if (format == "json") {
+void Print(analysis::TableFormat format, const Trace& trace, const analysis::Statistics& stats) {
+  if (format == analysis::TableFormat::kJson) {
     // replace: names read from traces need not be UTF-8.
     std::cout << analysis::StatisticsJson(stats).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << "\n";
-  } else if (format == "csv") {  // times in model units, as the JSON's (docs/time.md)
-    std::cout << analysis::FormatTable(analysis::StatisticsTable(stats, analysis::StatisticsTimes::kModelUnits),
-                                       analysis::TableFormat::kCsv);
+  } else if (format == analysis::TableFormat::kCsv) {  // times in model units, as the JSON's (docs/time.md)
+    PrintTable(analysis::StatisticsTable(stats, analysis::StatisticsTimes::kModelUnits), format);
   } else {  // for people: the window from the trace start, lengths in a readable unit
     auto human = [&](double t) { return HumanSeconds(stats.base.Seconds(t - trace.start_time()), 0, true); };
-    std::cout << "window " << human(stats.start) << " .. " << human(stats.end) << "\n"
-              << analysis::FormatTable(analysis::StatisticsTable(stats, analysis::StatisticsTimes::kForPeople),
-                                       analysis::TableFormat::kText);
+    std::cout << "window " << human(stats.start) << " .. " << human(stats.end) << "\n";
+    PrintTable(analysis::StatisticsTable(stats, analysis::StatisticsTimes::kForPeople), format);
   }
 }
 
@@ -41,7 +39,7 @@ void RegisterStatsCommand(CLI::App& app) {
     formats::ReadOptions read;
     analysis::StatisticsRequest request;
     std::string start, end;  // as given: clock seconds, +OFFSET or a date
-    std::string format = "text";
+    analysis::TableFormat format = analysis::TableFormat::kText;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("stats", "Per value: count, total and mean state time, share of a window");
@@ -51,7 +49,7 @@ void RegisterStatsCommand(CLI::App& app) {
                   "date (default: the trace's start)");
   cmd->add_option("--end", args->end, "Window end, in the same forms (default: the trace's end)");
   cmd->add_option("--containers", args->request.containers, "Only these containers and their descendants");
-  cmd->add_option("--format", args->format, "text, json or csv")->check(CLI::IsMember({"text", "json", "csv"}));
+  AddTableFormatOption(*cmd, args->format);
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     // Under mpirun: every process counts its share of the trace, rank 0
