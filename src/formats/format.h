@@ -43,11 +43,12 @@ struct ReadOptions {
   // the decoding of its streams) and meets the other parts through `share`.
   // Null: the whole trace (src/mpi gives it for OTF2, Pajé and CTF only).
   PartExchange* share = nullptr;
-  // The progress line (util/progress_line.h) the reading counts into:
-  // entities simulated, and bytes where the reader knows them (Pajé).
-  // Null: ReadTrace shows one of its own when `show_progress` (the
-  // commands set it; standard error must be a terminal), else none.
-  ProgressLine* progress = nullptr;
+  // What the reading counts into (util/progress_line.h): entities
+  // simulated, and bytes where the reader knows them (Pajé). Null:
+  // ReadTrace counts into its own and draws it as a progress line when
+  // `show_progress` (the commands set it; standard error must be a
+  // terminal), else nothing is counted.
+  Progress* progress = nullptr;
   bool show_progress = false;
 };
 

@@ -70,9 +70,10 @@ ReadStats ReadTrace(const std::vector<std::string>& files, const ReadOptions& op
       throw UserError(files[i] + ": not a " + std::string(format.name) + " trace like " + files.front());
   if (options.progress != nullptr || !options.show_progress) return format.read(files, options, trace);
   std::string label = files.front() + (files.size() > 1 ? " (+" + std::to_string(files.size() - 1) + ")" : "");
-  ProgressLine line("reading " + label, 0);
+  Progress progress;
+  ProgressLine line("reading " + label, progress);
   ReadOptions counted = options;
-  counted.progress = &line;
+  counted.progress = &progress;
   return format.read(files, counted, trace);
 }
 

@@ -28,17 +28,17 @@ class ServedTrace {
   // `name`: shown to the user (the file's base name); `format`: the
   // reader's name ("paje", "otf2", "store", ...).
   ServedTrace(std::string name, std::string format)
-      : name_(std::move(name)), format_(std::move(format)), progress_("reading " + name_, 0, false) {}
+      : name_(std::move(name)), format_(std::move(format)) {}
   ServedTrace(const ServedTrace&) = delete;
   ServedTrace& operator=(const ServedTrace&) = delete;
 
   const std::string& name() const { return name_; }
   const std::string& format() const { return format_; }
 
-  // What the reading counts into (formats::ReadOptions::progress); never
-  // drawn: the server answers it in the trace list.
-  ProgressLine& progress() { return progress_; }
-  const ProgressLine& progress() const { return progress_; }
+  // What the reading counts into (formats::ReadOptions::progress): the
+  // server answers it in the trace list.
+  Progress& progress() { return progress_; }
+  const Progress& progress() const { return progress_; }
 
   // `trace`, read and indexed (Trace::BuildIndexes), is ready: summarizes
   // it on the calling thread — before anyone may ask — then publishes it.
@@ -58,7 +58,7 @@ class ServedTrace {
  private:
   const std::string name_;
   const std::string format_;
-  ProgressLine progress_;
+  Progress progress_;
   // Written once, by Publish(), before state_ says kReady.
   const Trace* trace_ = nullptr;
   analysis::TraceSummary summary_;

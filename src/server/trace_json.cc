@@ -35,7 +35,7 @@ nlohmann::ordered_json TraceSummary(const ServedTrace& served, size_t id) {
   if (state == ServedTrace::State::kLoading) {
     // What the reader has counted so far; total_bytes is 0 where the
     // reader does not know its input's size (only Pajé counts bytes).
-    const ProgressLine& progress = served.progress();
+    const Progress& progress = served.progress();
     out["progress"] = {{"bytes", progress.bytes()},
                        {"total_bytes", progress.total_bytes()},
                        {"entities", progress.entities()}};

@@ -56,14 +56,8 @@ std::string Duration(double seconds) {
 
 std::string HumanBytes(double bytes) { return Scaled(bytes, "B"); }
 
-ProgressLine::ProgressLine(std::string what, uint64_t total_bytes)
-    : ProgressLine(std::move(what), total_bytes, false) {
+ProgressLine::ProgressLine(std::string what, const Progress& progress) : what_(std::move(what)), progress_(progress) {
   if (isatty(STDERR_FILENO) == 1) thread_ = std::thread([this, delay = Delay()] { Run(delay); });
-}
-
-ProgressLine::ProgressLine(std::string what, uint64_t total_bytes, bool shown)
-    : what_(std::move(what)), total_(total_bytes) {
-  if (shown) thread_ = std::thread([this] { Run(0); });
 }
 
 ProgressLine::~ProgressLine() {
@@ -77,11 +71,11 @@ ProgressLine::~ProgressLine() {
   if (drawn_) std::fputs("\r\x1b[K", stderr);
 }
 
-std::string ProgressLine::Text(double seconds) const {
-  const uint64_t bytes = bytes_.load(std::memory_order_relaxed);
-  const uint64_t total = total_.load(std::memory_order_relaxed);
-  const uint64_t entities = entities_.load(std::memory_order_relaxed);
-  std::string line = what_ + ":";
+std::string ProgressText(std::string_view what, const Progress& progress, double seconds) {
+  const uint64_t bytes = progress.bytes();
+  const uint64_t total = progress.total_bytes();
+  const uint64_t entities = progress.entities();
+  std::string line = std::string(what) + ":";
   std::string sep = " ";
   if (total > 0) {
     const double share = std::min(1.0, static_cast<double>(bytes) / static_cast<double>(total));
@@ -109,7 +103,7 @@ void ProgressLine::Run(double delay) {
   if (wake_.wait_for(lock, std::chrono::duration<double>(delay), [&] { return stop_; })) return;
   do {
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    std::fprintf(stderr, "\r%s\x1b[K", Text(seconds).c_str());
+    std::fprintf(stderr, "\r%s\x1b[K", ProgressText(what_, progress_, seconds).c_str());
     std::fflush(stderr);
     drawn_ = true;
   } while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [&] { return stop_; }));

@@ -1,6 +1,10 @@
-// One line on standard error telling how far a long job is, redrawn in
-// place: what it does, how much of it is done (bytes of a known total, or
-// entities), the rate, and the time left when the total is known.
+// How far a long job is: its threads count into a Progress (atomics, no
+// lock), and whoever shows it reads it — the progress line below on a
+// terminal, the server's trace list for a trace being read.
+//
+// The line: one line on standard error, redrawn in place, saying what the
+// job does, how much of it is done (bytes of a known total, or entities),
+// the rate, and the time left when the total is known.
 //
 //   reading big.paje: 1.2 GB of 2.2 GB (55%), 118 MB/s, 8 s left, 41.2 M entities
 //
@@ -8,9 +12,7 @@
 // run for a second (MACROSCOPE_PROGRESS_DELAY=SECONDS changes that delay,
 // for tests); erased when the job ends, so that the terminal keeps only
 // the command's own output. Nothing at all when standard error is piped.
-//
-// The job's threads only count (atomics, no lock); a thread of the line's
-// own redraws it five times a second.
+// A thread of the line's own redraws it five times a second.
 //
 // (Debian ships no C++ progress-bar library; Boost's progress_display
 // draws a bar of stars over several lines, without rate or time left.)
@@ -21,38 +23,46 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace macroscope {
 
-class ProgressLine {
+class Progress {
  public:
-  // `what`: "reading big.paje"; `total_bytes`: 0 when unknown.
-  ProgressLine(std::string what, uint64_t total_bytes);
-  // As above, shown or not as given (tests), without the delay.
-  ProgressLine(std::string what, uint64_t total_bytes, bool shown);
-  ~ProgressLine();  // erases the line
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-
   void SetBytes(uint64_t done) { bytes_.store(done, std::memory_order_relaxed); }
-  void AddBytes(uint64_t n) { bytes_.fetch_add(n, std::memory_order_relaxed); }
   void AddEntities(uint64_t n) { entities_.fetch_add(n, std::memory_order_relaxed); }
+  // 0: unknown.
   void SetTotalBytes(uint64_t total) { total_.store(total, std::memory_order_relaxed); }
+
   uint64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
   uint64_t total_bytes() const { return total_.load(std::memory_order_relaxed); }
   uint64_t entities() const { return entities_.load(std::memory_order_relaxed); }
 
-  // The line's text after `seconds` of work (without the terminal's codes).
-  std::string Text(double seconds) const;
+ private:
+  std::atomic<uint64_t> total_{0};
+  std::atomic<uint64_t> bytes_{0};
+  std::atomic<uint64_t> entities_{0};
+};
+
+// The line's text for the job `what` after `seconds` of work (without the
+// terminal's codes).
+std::string ProgressText(std::string_view what, const Progress& progress, double seconds);
+
+class ProgressLine {
+ public:
+  // `what`: "reading big.paje". Draws `progress` while this object lives,
+  // when standard error is a terminal (see above).
+  ProgressLine(std::string what, const Progress& progress);
+  ~ProgressLine();  // erases the line
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
 
  private:
   void Run(double delay);
 
   std::string what_;
-  std::atomic<uint64_t> total_;
-  std::atomic<uint64_t> bytes_{0};
-  std::atomic<uint64_t> entities_{0};
+  const Progress& progress_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false;

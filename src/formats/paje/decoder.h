@@ -56,7 +56,7 @@ class Decoder {
   // given there (heap_prefault.h) goes to whichever thread has time.
   void WhenAhead(std::function<void()> hook) { when_ahead_ = std::move(hook); }
   // Tells `progress` the bytes decoded (every 16 MB of a file and at its end).
-  void ReportTo(ProgressLine* progress) { progress_ = progress; }
+  void ReportTo(Progress* progress) { progress_ = progress; }
 
   const DecodeStats& stats() const { return stats_; }
 
@@ -102,7 +102,7 @@ class Decoder {
   size_t chunk_bytes_ = 0;
   const char* text_ = nullptr;  // the current file's text
   size_t released_ = 0;
-  ProgressLine* progress_ = nullptr;
+  Progress* progress_ = nullptr;
   uint64_t bytes_before_ = 0;  // of the files decoded before the current one         // bytes of it released
   std::vector<std::string_view> words_;
   std::function<void()> when_ahead_;

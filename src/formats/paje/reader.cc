@@ -99,7 +99,7 @@ ReadStats ReadPaje(const std::vector<std::string>& files, const ReadOptions& opt
       options.simulator.sink == nullptr) {
     if (std::optional<ReadStats> stats = ReadPajeInParts(files, options, *share, trace)) return *stats;
   }
-  if (ProgressLine* progress = options.simulator.progress) {
+  if (Progress* progress = options.simulator.progress) {
     uint64_t total = 0;
     for (const std::string& f : files) {
       struct stat st {};

@@ -69,9 +69,9 @@ struct SimulatorOptions {
   // Threads simulating, each owning the entities of a share of the
   // containers (sharded_simulation.h); 1: one simulator, on the reader's thread.
   int shards = 1;
-  // Where the entities simulated are counted for the progress line
-  // (util/progress_line.h); null: not counted.
-  ProgressLine* progress = nullptr;
+  // Where the entities simulated are counted (util/progress_line.h);
+  // null: not counted.
+  Progress* progress = nullptr;
 };
 
 using Extras = std::span<const ExtraField>;
