@@ -1,12 +1,11 @@
 // `macroscope kernel processes TRACE`: one row per thread of a kernel
 // trace, by running time, or with --cpus one row per thread per CPU and
-// each CPU's idle and unknown time (docs/kernel.md). The rows are
-// analysis::kernel::ProcessTable's, the workflow module kernel-processes'
-// too; the trace streams through it (never held whole).
+// each CPU's idle and unknown time (docs/kernel.md):
+// analysis::kernel::ProcessesReport, as the workflow module
+// kernel-processes runs it; the trace streams through it (never held whole).
 #include <memory>
 
-#include "analysis/kernel/cpu_table.h"
-#include "analysis/kernel/process_table.h"
+#include "analysis/kernel/processes_report.h"
 #include "cli/commands.h"
 #include "cli/table_output.h"
 #include "cli/entity_streaming.h"
@@ -32,16 +31,11 @@ void RegisterKernelProcesses(CLI::App& group) {
                 "Per CPU instead: each thread's running time there, idle, unknown before the first switch, span");
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
-    analysis::kernel::ProcessTable processes;
-    analysis::kernel::CpuTable cpus;
+    analysis::kernel::ProcessesReport report(args->subtree, args->cpus);
     Trace trace;
-    StreamEntities(args->files, args->read, trace, [&](const Trace& t, const EntityChunk& chunk) {
-      processes.Add(t, chunk);
-      if (args->cpus) cpus.Add(t, chunk);
-    });
-    const analysis::kernel::ProcessTableRows rows = processes.Rows(trace, args->subtree);
-    const analysis::Table table = args->cpus ? cpus.ToTable(trace, rows) : analysis::kernel::ProcessesTable(rows);
-    PrintTable(table, args->format);
+    StreamEntities(args->files, args->read, trace,
+                   [&](const Trace& t, const EntityChunk& chunk) { report.Add(t, chunk); });
+    PrintTable(report.ToTable(trace), args->format);
   });
 }
 

@@ -21,7 +21,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 #include <vector>
 
 #include "model/trace.h"
@@ -92,25 +91,20 @@ struct EntityChunk {
   }
   // The same, names left for the caller to set.
   static EntityChunk Of(const EntityStore& store, size_t begin, size_t end) {
-    auto part = [&](const auto& column) {
-      using T = typename std::decay_t<decltype(column)>::value_type;
-      return column.empty() ? std::span<const T>() : std::span<const T>(column).subspan(begin, end - begin);
-    };
     EntityChunk c;
     c.kind = store.kind;
     c.container = store.container;
     c.type = store.type;
-    c.start = part(store.start);
-    c.end = part(store.end);
-    c.value = part(store.value);
-    c.level = part(store.level);
-    c.number = part(store.number);
-    c.key = part(store.key);
-    c.peer_start = part(store.peer_start);
-    c.peer_end = part(store.peer_end);
+    c.start = store.start;
+    c.end = store.end;
+    c.value = store.value;
+    c.level = store.level;
+    c.number = store.number;
+    c.key = store.key;
+    c.peer_start = store.peer_start;
+    c.peer_end = store.peer_end;
     c.extras = &store.extras;
-    c.first = begin;
-    return c;
+    return c.Sub(begin, end - begin);
   }
   // The whole store.
   static EntityChunk Of(const Trace& trace, const EntityStore& store) { return Of(trace, store, 0, store.size()); }

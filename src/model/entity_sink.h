@@ -7,8 +7,8 @@
 // declared values, strings, and the entities still open (states on a
 // stack, a variable's last value, a link waiting for its other end).
 // Entities are handed over per store, in chunks (model/entity_chunk.h),
-// each chunk in the store's own order (the order the in-memory model holds them); the Trace forgets
-// them after the call. Events, variables and links come out in store
+// each chunk in the store's own order (the order the in-memory model holds
+// them); the Trace forgets them after the call. Events, variables and links come out in store
 // order; a state still open when the states opened after it are handed
 // over comes later, when it is closed (so a state open for the whole trace
 // does not hold back the ones nested in it). Calls come from the reading

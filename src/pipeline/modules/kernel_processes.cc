@@ -1,10 +1,8 @@
 // kernel-processes: one row per thread of a kernel trace (tid, pid, ppid,
-// names, life, time per state, syscalls, perf counters):
-// analysis::kernel::ProcessTable, as `macroscope kernel processes` uses it
-// (docs/kernel.md); with `cpus`, the CPUs' table of `--cpus`
-// (analysis::kernel::CpuTable).
-#include "analysis/kernel/cpu_table.h"
-#include "analysis/kernel/process_table.h"
+// names, life, time per state, syscalls, perf counters), or with `cpus`
+// the CPUs' table of `--cpus`: analysis::kernel::ProcessesReport, as
+// `macroscope kernel processes` runs it (docs/kernel.md).
+#include "analysis/kernel/processes_report.h"
 #include "pipeline/modules/entity_chunks.h"
 #include "pipeline/modules/modules.h"
 #include "pipeline/modules/row_writing.h"
@@ -17,28 +15,20 @@ namespace {
 class KernelProcesses : public Module {
  public:
   KernelProcesses(const std::string& name, std::optional<int64_t> subtree, bool cpus)
-      : Module(name), subtree_(subtree), cpus_(cpus) {
+      : Module(name), report_(subtree, cpus) {
     in_ = &AddInput<EntityBatch>("in");
     out_ = &AddOutput<RowBatch>("rows");
   }
 
   void Run() override {
-    analysis::kernel::ProcessTable processes;
-    analysis::kernel::CpuTable cpus;
-    const std::shared_ptr<const Trace> trace =
-        ForEachChunk(*in_, "kernel-processes", [&](const Trace& t, const EntityChunk& chunk) {
-          processes.Add(t, chunk);
-          if (cpus_) cpus.Add(t, chunk);
-        });
+    const std::shared_ptr<const Trace> trace = ForEachChunk(
+        *in_, "kernel-processes", [&](const Trace& t, const EntityChunk& chunk) { report_.Add(t, chunk); });
     const Trace empty;
-    const Trace& source = trace ? *trace : empty;
-    const analysis::kernel::ProcessTableRows rows = processes.Rows(source, subtree_);
-    PublishTable(*out_, cpus_ ? cpus.ToTable(source, rows) : analysis::kernel::ProcessesTable(rows));
+    PublishTable(*out_, report_.ToTable(trace ? *trace : empty));
   }
 
  private:
-  std::optional<int64_t> subtree_;
-  bool cpus_;
+  analysis::kernel::ProcessesReport report_;
   Input<EntityBatch>* in_;
   Output<RowBatch>* out_;
 };

@@ -18,15 +18,13 @@ class RowWriter {
   RowWriter(Output<RowBatch>& out, std::vector<std::string> columns) : out_(out), columns_(std::move(columns)) {}
 
   const std::vector<std::string>& columns() const { return columns_; }
-  // The cells of the current row, one per column, then EndRow().
-  void Put(int64_t value) { Cells().emplace_back(std::in_place_type<int64_t>, value); }
-  void Put(double value) { Cells().emplace_back(std::in_place_type<double>, value); }
-  void Put(std::string_view text) { Cells().emplace_back(std::in_place_type<std::string>, text); }
-  // (Text converts to a Cell too: these pick the text overload.)
-  void Put(const std::string& text) { Put(std::string_view(text)); }
-  void Put(const char* text) { Put(std::string_view(text)); }
-  void PutEmpty() { Cells().emplace_back(); }
-  void Put(const Cell& cell) { Cells().push_back(cell); }
+  // The cells of the current row, one per column (any value a table's
+  // Put takes: analysis/table.h), then EndRow().
+  template <class T>
+  void Put(const T& value) {
+    Batch().Put(value);
+  }
+  void PutEmpty() { Batch().PutEmpty(); }
   void EndRow() {
     if (++rows_ == kRowsPerBatch) Publish();
   }
@@ -38,9 +36,9 @@ class RowWriter {
   }
 
  private:
-  std::vector<Cell>& Cells() {
+  RowBatch& Batch() {
     if (batch_ == nullptr) Start();
-    return batch_->cells;
+    return *batch_;
   }
   void Start() {
     batch_ = &out_.Claim();
