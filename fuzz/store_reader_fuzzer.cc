@@ -3,7 +3,8 @@
 // FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, which makes the reader skip its
 // checksums (else nearly every mutation would stop there and the decoders
 // behind them would go untested). Seeds: the Pajé seeds imported as stores
-// (fuzz/run asks for them), so they always have the current format.
+// (fuzz/run asks for them), so they always have the current format, and
+// the older stores of tests/store/data.
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -35,6 +36,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const auto target = fs::path(folder) / entry.path().filename().replace_extension(".mstore");
     macroscope::store::WriteStore(trace, {}, target.string());
   }
+  // Stores of older formats, for their reader.
+  for (const auto& entry : fs::directory_iterator(MACROSCOPE_SOURCE_DIR "/tests/store/data"))
+    if (entry.path().extension() == ".mstore") fs::copy_file(entry.path(), fs::path(folder) / entry.path().filename(),
+                                                             fs::copy_options::overwrite_existing);
   std::exit(0);
 }
 

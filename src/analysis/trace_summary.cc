@@ -12,7 +12,7 @@ uint64_t TraceSummary::Total(TypeKind kind) const {
   return n;
 }
 
-TraceSummary SummarizeTrace(const Trace& trace) {
+TraceSummary SummarizeTrace(const Trace& trace, std::span<const uint64_t> store_sizes) {
   const size_t types = trace.types().size();
   TraceSummary out;
   out.start = trace.start_time();
@@ -23,7 +23,10 @@ TraceSummary SummarizeTrace(const Trace& trace) {
   out.declared_values.assign(types, 0);
   for (TypeId id = 0; id < types; ++id) out.kinds[id] = trace.type(id).kind;
   for (ContainerId c = 1; c < trace.containers().size(); ++c) ++out.containers[trace.container(c).type];
-  for (const EntityStore& s : trace.stores()) out.entities[s.type] += s.size();
+  for (uint32_t i = 0; i < trace.stores().size(); ++i) {
+    const EntityStore& s = trace.stores()[i];
+    out.entities[s.type] += store_sizes.empty() ? s.size() : store_sizes[i];
+  }
   for (const EntityValue& v : trace.values()) ++out.declared_values[v.type];
   return out;
 }

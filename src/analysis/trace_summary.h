@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <vector>
 
 #include "model/trace.h"
@@ -26,7 +27,9 @@ struct TraceSummary {
 
 // The counts of `trace` as it holds it: a part of a trace read in parts
 // counts its own entities (`info` sums `entities` over the parts).
-TraceSummary SummarizeTrace(const Trace& trace);
+// `store_sizes` (by store), when given, are the stores' sizes instead of
+// what they hold (a trace read for its description only).
+TraceSummary SummarizeTrace(const Trace& trace, std::span<const uint64_t> store_sizes = {});
 
 // {"container", "state", "event", "link", "variable"}: the totals.
 nlohmann::ordered_json TotalsJson(const TraceSummary& summary);

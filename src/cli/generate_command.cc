@@ -4,7 +4,6 @@
 
 #include "cli/commands.h"
 #include "formats/paje/generator.h"
-#include "util/atomic_file.h"
 
 namespace macroscope::cli {
 
@@ -34,9 +33,7 @@ void RegisterGenerateCommand(CLI::App& app) {
       std::fflush(stdout);
       return;
     }
-    AtomicFile file(args->output);
-    paje::GeneratePaje(args->gen, file.stream());
-    file.Commit();
+    paje::GeneratePajeFile(args->gen, args->output);
   });
 }
 

@@ -7,6 +7,7 @@
 #include "cli/trace_loading.h"
 #include "mpi/world.h"
 #include "store/store.h"
+#include "store/store_writer.h"
 #include "util/error.h"
 
 namespace macroscope::cli {
@@ -26,6 +27,18 @@ void RunImport(const ImportArgs& args) {
     if (args.files.front() == "-") throw UserError("standard input: give the store's name with -o");
     output = args.files.front() + ".mstore";
   }
+  // One process: the reader hands its entities to the store writer as it
+  // completes them, so the trace is never held whole (docs/store.md).
+  if (mpi::Launched() == nullptr) {
+    store::StoreWriter writer(output);
+    formats::ReadOptions read = args.read;
+    read.sink = &writer;
+    Trace trace;
+    const formats::ReadStats stats = formats::ReadTrace(args.files, read, trace);
+    writer.Finish(trace, {.events = stats.events, .bytes = stats.bytes});
+    if (!args.quiet) std::printf("%s\n", output.c_str());
+    return;
+  }
   // Under mpirun: every rank reads its byte range of a Pajé file or its
   // locations of an OTF2 archive and rank 0 gathers the stores, or decodes
   // its share of a CTF trace's streams; other traces are read whole by
@@ -36,7 +49,7 @@ void RunImport(const ImportArgs& args) {
   LoadedTrace loaded;
   LoadTrace(args.files, read, loaded);
   mpi::OnRoot(mpi::Launched(), [&] {
-    store::WriteStore(loaded.trace, {loaded.stats.events, loaded.stats.bytes}, output);
+    store::WriteStore(loaded.trace, {.events = loaded.stats.events, .bytes = loaded.stats.bytes}, output);
     if (!args.quiet) std::printf("%s\n", output.c_str());
   });
 }

@@ -108,9 +108,10 @@ void RegisterInfoCommand(CLI::App& app) {
     mpi::World* world = mpi::Launched();
     formats::ReadOptions read = args->read;
     read.share = mpi::ShareByRange(args->files);
+    read.description_only = true;  // a store answers from its directories
     LoadedTrace loaded;
     LoadTrace(args->files, read, loaded);
-    analysis::TraceSummary summary = analysis::SummarizeTrace(loaded.trace);
+    analysis::TraceSummary summary = analysis::SummarizeTrace(loaded.trace, loaded.stats.store_sizes);
     if (read.share) summary.entities = mpi::ReduceCounts(summary.entities, *read.share);
     mpi::OnRoot(world, [&] {
       nlohmann::json j = Describe(loaded, summary, args->files);

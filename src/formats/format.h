@@ -50,6 +50,12 @@ struct ReadOptions {
   // terminal), else nothing is counted.
   Progress* progress = nullptr;
   bool show_progress = false;
+  // Only what describes the trace (types, containers, values, strings, the
+  // stores) and each store's number of entities, in ReadStats::store_sizes,
+  // where the format keeps them apart from the entities: a chunked store
+  // reads its header and directories, not one chunk (`info`). Other
+  // formats read as usual and leave store_sizes empty.
+  bool description_only = false;
 };
 
 // The simulator options a non-Pajé reader takes from `options`: the sink
@@ -71,6 +77,7 @@ inline void WarnTolerated(const std::string& file, const std::vector<std::string
 struct ReadStats {
   uint64_t events = 0;  // records read (lines, OTF2 events, CTF messages, JSON events)
   uint64_t bytes = 0;   // bytes of input
+  std::vector<uint64_t> store_sizes = {};  // by store, when read for its description only (above)
 };
 
 struct Format {

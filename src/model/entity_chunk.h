@@ -16,6 +16,13 @@
 // reading the reader's types and containers, which are still growing. The
 // ids (`container`, `type`, link peers) are the source trace's; read them
 // in the trace once it is complete.
+//
+// Place: `index` is where entity 0 sits in the whole store's order (the
+// order the in-memory model holds the store, what a reader without a sink
+// builds); entity i is at `index + i`. A streaming reader hands a store's
+// entities out of that order (a state still open comes after the states
+// opened after it), so a consumer that rebuilds the store, or pairs two
+// reads of it, places each chunk at its index.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +39,7 @@ struct EntityChunk {
   ContainerId container = kNone;
   TypeId type = kNone;
   uint32_t store = kNone;  // the store's index in the source trace, when it is one of its stores
+  uint64_t index = 0;      // entity 0's position in the whole store (above)
   StringId type_name = kEmptyString;
   StringId container_name = kEmptyString;
   std::span<const double> start;          // every kind: the start, an event's time
@@ -75,11 +83,13 @@ struct EntityChunk {
     c.peer_start = part(peer_start);
     c.peer_end = part(peer_end);
     c.first = first + begin;
+    c.index = index + begin;
     return c;
   }
 
-  // Entities [begin, end) of `store`, named after `trace` (which must be
-  // readable on the calling thread: the reader's own, or a complete one).
+  // Entities [begin, end) of `store` (index `begin`), named after `trace`
+  // (which must be readable on the calling thread: the reader's own, or a
+  // complete one).
   static EntityChunk Of(const Trace& trace, const EntityStore& store, size_t begin, size_t end) {
     EntityChunk c = Of(store, begin, end);
     c.type_name = trace.type(store.type).name;

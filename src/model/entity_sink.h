@@ -11,8 +11,9 @@
 // them); the Trace forgets them after the call. Events, variables and links come out in store
 // order; a state still open when the states opened after it are handed
 // over comes later, when it is closed (so a state open for the whole trace
-// does not hold back the ones nested in it). Calls come from the reading
-// thread. docs/streaming.md says what each format holds meanwhile.
+// does not hold back the ones nested in it); a chunk's `index` gives its
+// place in the store's order. Calls come from the reading thread.
+// docs/streaming.md says what each format holds meanwhile.
 #pragma once
 
 #include <cstddef>

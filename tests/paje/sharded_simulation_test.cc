@@ -168,11 +168,7 @@ std::string GenerateMixed(const std::string& path) {
   g.events = 60000;
   g.seed = 5;
   g.nested = g.punctual = g.links = g.variables = true;
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  EXPECT_NE(out, nullptr);
-  paje::GeneratePaje(g, out);
-  std::fclose(out);
-  return path;
+  return paje::GeneratePajeFile(g, path);
 }
 
 TEST(ShardedSimulationTest, GeneratedMixedTraceAlike) {

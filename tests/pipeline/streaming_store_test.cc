@@ -12,7 +12,7 @@ std::string WriteStoreOf(const std::string& trace_file, const std::string& dir) 
   Trace trace;
   formats::ReadStats stats = formats::ReadTrace({trace_file}, {}, trace);
   const std::string path = dir + "/trace.mstore";
-  store::WriteStore(trace, {stats.events, stats.bytes}, path);
+  store::WriteStore(trace, {.events = stats.events, .bytes = stats.bytes}, path);
   return path;
 }
 

@@ -11,7 +11,7 @@ bool Sniff(const std::string&, std::string_view head) { return LooksLikeChrome(h
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   ReadReport report = ReadChrome(files, trace, formats::StreamingSimulation(options), options.paje.sort_memory);
   formats::WarnTolerated(files.front(), report.Warnings());
-  return {report.events, report.bytes};
+  return {.events = report.events, .bytes = report.bytes};
 }
 
 }  // namespace

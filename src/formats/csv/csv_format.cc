@@ -13,13 +13,13 @@ bool SniffGeneric(const std::string&, std::string_view head) { return LooksLikeG
 formats::ReadStats ReadDumpFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
                                  Trace& trace) {
   ReadCounts counts = ReadDump(files, trace, formats::StreamingSimulation(options));
-  return {counts.lines, counts.bytes};
+  return {.events = counts.lines, .bytes = counts.bytes};
 }
 
 formats::ReadStats ReadGenericFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
                                     Trace& trace) {
   ReadCounts counts = ReadGenericCsv(files, trace, formats::StreamingSimulation(options));
-  return {counts.lines, counts.bytes};
+  return {.events = counts.lines, .bytes = counts.bytes};
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   CtfReadStats s = ReadCtf(files, trace, ctf);
   // Tolerated, never silent: one line on stderr.
   if (std::string warning = s.overlaps.Warning(); !warning.empty()) formats::WarnTolerated(files.front(), {warning});
-  return {s.events, s.bytes};
+  return {.events = s.events, .bytes = s.bytes};
 }
 
 }  // namespace

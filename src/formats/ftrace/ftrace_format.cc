@@ -16,7 +16,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   ftrace.simulator = formats::StreamingSimulation(options);
   FtraceReadStats s = ReadFtrace(files, trace, ftrace);
   formats::WarnTolerated(files.front(), s.warnings);  // tolerated, never silent: one line each
-  return {s.events, s.bytes};
+  return {.events = s.events, .bytes = s.bytes};
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ bool Sniff(const std::string&, std::string_view head) { return LooksLikeGstreame
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   ReadReport report = ReadGstreamer(files, trace, formats::StreamingSimulation(options));
   formats::WarnTolerated(files.front(), report.Warnings());
-  return {report.messages, report.bytes};
+  return {.events = report.messages, .bytes = report.bytes};
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace {
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
   ReadReport report = ReadNsys(files, trace, formats::StreamingSimulation(options));
   formats::WarnTolerated(files.front(), report.Warnings());
-  return {report.rows, report.bytes};
+  return {.events = report.rows, .bytes = report.bytes};
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
                                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
   // `paje.gather`: the import's wish, for every reader in parts.
   ArchiveStats s = ReadArchive(files.front(), simulator, trace, options.share, threads, options.paje.gather);
-  return {s.records, s.bytes};
+  return {.events = s.records, .bytes = s.bytes};
 }
 
 }  // namespace

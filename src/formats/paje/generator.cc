@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace macroscope::paje {
@@ -277,6 +278,13 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
   }
   out.Flush();
   return written;
+}
+
+std::string GeneratePajeFile(const GeneratorOptions& options, const std::string& path) {
+  AtomicFile file(path);
+  GeneratePaje(options, file.stream());
+  file.Commit();
+  return path;
 }
 
 }  // namespace macroscope::paje

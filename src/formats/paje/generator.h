@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 namespace macroscope::paje {
 
@@ -35,5 +36,8 @@ struct GeneratorOptions {
 // Writes the trace; returns the number of timed event lines written.
 // Throws UserError if the stream cannot be written.
 uint64_t GeneratePaje(const GeneratorOptions& options, std::FILE* out);
+// The same into the file at `path`, written whole or not at all
+// (util/atomic_file.h); returns `path`.
+std::string GeneratePajeFile(const GeneratorOptions& options, const std::string& path);
 
 }  // namespace macroscope::paje

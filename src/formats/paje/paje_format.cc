@@ -11,7 +11,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   paje.simulator.sink = options.sink;
   paje.simulator.progress = options.progress;
   ReadStats s = ReadPaje(files, paje, trace, options.threads, options.share);
-  return {s.events, s.bytes};
+  return {.events = s.events, .bytes = s.bytes};
 }
 
 }  // namespace

@@ -135,6 +135,10 @@ void FinishSimulation(Simulator& sim, double last_time, std::string_view file, u
 }
 
 // The shards' sink: hand-overs come from several threads, one at a time.
+// A store is one container's, and one shard simulates all of a
+// container's entities, so each store fills in one shard only, in the
+// merged store's order: a chunk's `index` (its place in the store) is
+// already the merged trace's. Its `store` is the shard trace's number.
 class ShardedSimulation::LockedSink : public EntitySink {
  public:
   explicit LockedSink(EntitySink& sink) : sink_(sink) {}

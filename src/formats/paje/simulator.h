@@ -293,10 +293,25 @@ class Simulator {
   // and the open ones too when `all`) and removes them.
   void Drain(bool all);
   void DrainStore(uint32_t store, bool all);
+  // Hands entities [begin, end) of a store over, one chunk per run of
+  // consecutive places.
+  void HandOver(uint32_t store, size_t begin, size_t end);
   void CompactExtras(uint32_t store);
   std::vector<uint32_t> touched_;                    // stores touched since the last drain
   size_t appended_ = 0;                              // entities appended since the last drain
   std::vector<uint32_t> keep_;                       // scratch: entities a drain keeps
+  // Where the entities a store holds sit in the whole store's order
+  // (EntityChunk::index). The columns hold the few entities an earlier
+  // drain kept, at their places, then those appended since, one after the
+  // other from `next`. Read and updated by drains only: the events' path
+  // does not see it.
+  struct Place {
+    boost::container::small_vector<uint64_t, 2> kept;
+    uint64_t next = 0;
+    uint64_t At(size_t i) const { return i < kept.size() ? kept[i] : next + (i - kept.size()); }
+  };
+  std::vector<Place> places_;          // per store, grown by the drains
+  std::vector<uint64_t> kept_places_;  // scratch: the places of the entities a drain keeps
 
   // The progress line's count, told every kCountEvery entities.
   static constexpr uint32_t kCountEvery = 4096;

@@ -8,7 +8,10 @@
 // or changes it in place at the same instant); everything else is
 // complete. The complete entities between two kept ones go to the sink as
 // one range, in store order, so a state still open is handed over later
-// than the states opened after it but closed before it.
+// than the states opened after it but closed before it. Each chunk says
+// where its entities sit in the whole store (EntityChunk::index): the kept
+// entities remember their places (Simulator::Place), and a range that
+// holds some kept earlier is cut where the places jump.
 #include <algorithm>
 
 #include "formats/paje/simulator.h"
@@ -40,6 +43,7 @@ void KeepOnly(std::vector<T>& column, const std::vector<uint32_t>& keep, bool la
 }  // namespace
 
 void Simulator::Drain(bool all) {
+  if (places_.size() < trace_.stores().size()) places_.resize(trace_.stores().size());
   if (all) {
     for (uint32_t si = 0; si < trace_.stores().size(); ++si) DrainStore(si, true);
   } else {
@@ -74,10 +78,17 @@ void Simulator::DrainStore(uint32_t si, bool all) {
   if (keep_.size() == n) return;
   size_t begin = 0;
   for (uint32_t k : keep_) {
-    if (k > begin) options_.sink->Completed(trace_, EntityChunk::Of(trace_, s, begin, k));
+    if (k > begin) HandOver(si, begin, k);
     begin = k + 1;
   }
-  if (n > begin) options_.sink->Completed(trace_, EntityChunk::Of(trace_, s, begin, n));
+  if (n > begin) HandOver(si, begin, n);
+  // The kept entities take their places to the front; the next appended
+  // comes after every entity held now.
+  Place& place = places_[si];
+  kept_places_.clear();
+  for (uint32_t k : keep_) kept_places_.push_back(place.At(k));
+  place.next = place.At(n);
+  place.kept.assign(kept_places_.begin(), kept_places_.end());
 
   // The last entity, when kept, is the last of those kept; when handed
   // over, its times stay the store's last (CheckTimeOrder).
@@ -95,6 +106,19 @@ void Simulator::DrainStore(uint32_t si, bool all) {
     stack.clear();
   } else if (s.kind == TypeKind::kState) {
     for (size_t i = 0; i < stack.size(); ++i) stack[i] = static_cast<uint32_t>(i);
+  }
+}
+
+void Simulator::HandOver(uint32_t si, size_t begin, size_t end) {
+  const Place& place = places_[si];
+  while (begin < end) {
+    // Places jump only within the kept front; past it they run on to `end`.
+    size_t run = begin + 1;
+    while (run < end && place.At(run) == place.At(run - 1) + 1) run = run < place.kept.size() ? run + 1 : end;
+    EntityChunk chunk = EntityChunk::Of(trace_, trace_.store(si), begin, run);
+    chunk.index = place.At(begin);
+    options_.sink->Completed(trace_, chunk);
+    begin = run;
   }
 }
 

@@ -13,7 +13,7 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   // The .pcf and .row are found beside the .prv; two traces do not merge.
   if (files.size() != 1) throw UserError(files[1] + ": Paraver traces are read one at a time (give the .prv only)");
   ReadReport report = ReadParaver(files.front(), trace, formats::StreamingSimulation(options));
-  return {report.records, report.bytes};
+  return {.events = report.records, .bytes = report.bytes};
 }
 
 }  // namespace

@@ -1,0 +1,162 @@
+#include "store/store_reader.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace macroscope::store {
+
+namespace {
+
+// Format 3's sections after the shared ones (trace_sections.h).
+enum ChunkedSection : uint32_t { kChunks = kStores + 1, kSectionCount };
+
+// Copies `from` (a column of a decoded chunk) into `to` (its store's,
+// sized whole) at `positions` (or first, first + 1, …).
+template <class T>
+void Place(std::vector<T>& to, const std::vector<T>& from, uint64_t first, const std::vector<uint64_t>& positions) {
+  if (from.empty()) return;
+  if (positions.empty()) std::copy(from.begin(), from.end(), to.begin() + static_cast<ptrdiff_t>(first));
+  else
+    for (size_t k = 0; k < from.size(); ++k) to[positions[k]] = from[k];
+}
+
+}  // namespace
+
+StoreReader::StoreReader(const std::string& path, Trace& trace) : file_(path), trace_(trace) {
+  if (file_.version() != 3) throw std::logic_error("StoreReader: not a chunked store");
+  if (file_.section_count() < kSectionCount) throw UserError(path + ": corrupt store (directory)");
+  meta_ = ReadTraceSections(file_, trace_);
+  stats_ = meta_.stats;
+  {
+    In in = file_.OpenSection(kStores, "stores");
+    for (uint64_t i = 0; i < meta_.stores; ++i) {
+      EntityStore s;
+      s.kind = static_cast<TypeKind>(in.Below(5));
+      s.container = in.IdBelow(meta_.containers);
+      s.type = in.IdBelow(meta_.types);
+      if (s.container == kNone || s.type == kNone || trace_.type(s.type).kind != s.kind) in.Fail();
+      sizes_.push_back(in.U());
+      trace_.AppendStore(std::move(s));
+    }
+    in.ExpectDone();
+  }
+  directory_ = ReadDirectory(file_.OpenSection(kChunks, "chunks"), sizes_, file_);
+  std::vector<uint64_t> counted(sizes_.size(), 0);
+  for (const ChunkEntry& e : directory_.chunks) counted[e.store] += e.count;
+  if (counted != sizes_) throw UserError(path + ": corrupt store (chunk directory)");
+  uint64_t entities = 0;
+  for (uint64_t n : sizes_) entities += n;
+  if (entities > kMaxEntities) throw UserError(path + ": corrupt store (too many entities)");
+  ReadStrings(file_, meta_, trace_);
+}
+
+std::string StoreReader::ChunkName(size_t k) const {
+  const ChunkEntry& e = directory_.chunks[k];
+  const EntityStore& s = trace_.store(e.store);
+  return "chunk " + std::to_string(k) + ": entities from " + std::to_string(e.first) + " of type '" +
+         std::string(trace_.Str(trace_.type(s.type).name)) + "' in container '" +
+         std::string(trace_.Str(trace_.container(s.container).name)) + "'";
+}
+
+void StoreReader::Read(size_t k, EntityStore& into, std::vector<uint64_t>& positions, FrameBuffer& buffer) const {
+  const ChunkEntry& e = directory_.chunks[k];
+  const EntityStore& s = trace_.store(e.store);
+  into.kind = s.kind;
+  into.container = s.container;
+  into.type = s.type;
+  const std::string name = ChunkName(k);
+  if (buffer.frame != e.frame) {
+    buffer.frame = UINT32_MAX;  // until it is whole
+    file_.ReadFrame(directory_.frames[e.frame], name, buffer.bytes);
+    buffer.frame = e.frame;
+  }
+  const ChunkLimits limits{.strings = meta_.strings, .containers = meta_.containers, .store_size = sizes_[e.store]};
+  DecodeChunk(In(std::span(buffer.bytes).subspan(e.offset, e.size), path(), name), e, limits, into, positions);
+}
+
+void StoreReader::ReadAll() {
+  const std::vector<ChunkEntry>& chunks = directory_.chunks;
+  // Each store's columns, sized whole for the columns its chunks hold, so
+  // that the chunks then land in place from any thread.
+  std::vector<uint64_t> columns(sizes_.size(), 0);
+  for (const ChunkEntry& e : chunks) columns[e.store] |= e.columns;
+  std::vector<std::vector<size_t>> by_frame(directory_.frames.size());
+  for (size_t k = 0; k < chunks.size(); ++k) by_frame[chunks[k].frame].push_back(k);
+  // User fields go to their stores' lists after the threads (a list is
+  // appended to), in chunk order.
+  struct Fields {
+    uint32_t store;
+    uint64_t position;
+    std::vector<ExtraField> fields;
+  };
+  std::vector<std::vector<Fields>> fields_by_frame(by_frame.size());
+  RunTasks(sizes_.size(), [&](size_t t) {
+    EntityStore& s = trace_.store(static_cast<uint32_t>(t));
+    const uint64_t n = sizes_[t], c = columns[t];
+    s.start.resize(n);
+    if (c & kHasEnd) s.end.resize(n);
+    if (c & kHasValue) s.value.resize(n);
+    if (c & kHasNumber) s.number.resize(n);
+    if (c & kHasLevel) s.level.resize(n);
+    if (c & kHasKey) s.key.resize(n);
+    if (c & kHasPeers) s.peer_start.resize(n, kNone), s.peer_end.resize(n, kNone);
+  });
+  RunTasks(by_frame.size(), [&](size_t frame) {
+    FrameBuffer buffer;
+    EntityStore chunk;
+    std::vector<uint64_t> positions;
+    for (size_t k : by_frame[frame]) {
+      Read(k, chunk, positions, buffer);
+      const ChunkEntry& e = chunks[k];
+      EntityStore& s = trace_.store(e.store);
+      Place(s.start, chunk.start, e.first, positions);
+      Place(s.end, chunk.end, e.first, positions);
+      Place(s.value, chunk.value, e.first, positions);
+      Place(s.number, chunk.number, e.first, positions);
+      Place(s.level, chunk.level, e.first, positions);
+      Place(s.key, chunk.key, e.first, positions);
+      Place(s.peer_start, chunk.peer_start, e.first, positions);
+      Place(s.peer_end, chunk.peer_end, e.first, positions);
+      if (chunk.extras.empty()) continue;
+      const EntityChunk view = EntityChunk::Of(chunk, 0, chunk.size());
+      for (size_t i = 0; i < view.size(); ++i) {
+        Fields f{e.store, positions.empty() ? e.first + i : positions[i], {}};
+        view.ForEachField(i, [&](const ExtraField& field) { f.fields.push_back(field); });
+        if (!f.fields.empty()) fields_by_frame[frame].push_back(std::move(f));
+      }
+    }
+  });
+  for (const std::vector<Fields>& frame : fields_by_frame)
+    for (const Fields& f : frame) {
+      ExtraColumn& extras = trace_.store(f.store).extras;
+      extras.SetStart(f.position, extras.AddList(f.fields));
+    }
+}
+
+void StoreReader::Stream(EntitySink& sink) {
+  EntityStore chunk;
+  std::vector<uint64_t> positions;
+  FrameBuffer buffer;
+  for (size_t k = 0; k < directory_.chunks.size(); ++k) {
+    Read(k, chunk, positions, buffer);
+    const ChunkEntry& e = directory_.chunks[k];
+    EntityChunk whole = EntityChunk::Of(chunk, 0, chunk.size());
+    whole.store = e.store;
+    whole.type_name = trace_.type(chunk.type).name;
+    whole.container_name = trace_.container(chunk.container).name;
+    whole.index = e.first;
+    if (positions.empty()) {
+      sink.Completed(trace_, whole);
+      continue;
+    }
+    // Runs of contiguous positions: a chunk's entities are contiguous.
+    for (size_t begin = 0, end; begin < positions.size(); begin = end) {
+      for (end = begin + 1; end < positions.size() && positions[end] == positions[end - 1] + 1;) ++end;
+      EntityChunk run = whole.Sub(begin, end - begin);
+      run.index = positions[begin];
+      sink.Completed(trace_, run);
+    }
+  }
+}
+
+}  // namespace macroscope::store

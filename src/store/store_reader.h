@@ -1,0 +1,64 @@
+// A store of format 3 (docs/store.md) opened: the header, the directories
+// and the trace's description (types, values, containers, strings, the
+// stores and their sizes) are read at open; the entities stay in their
+// chunks, in the memory-mapped file, until asked for: one chunk (Read),
+// all of them into the trace's stores (ReadAll: the in-memory model), or
+// all of them to a sink in file order (Stream: bounded memory).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/entity_sink.h"
+#include "model/trace.h"
+#include "store/chunk_codec.h"
+#include "store/store.h"
+#include "store/store_file.h"
+#include "store/trace_sections.h"
+
+namespace macroscope::store {
+
+class StoreReader {
+ public:
+  // Opens the store at `path` into `trace` (a fresh Trace, which must
+  // outlive the reader); throws UserError for a store that is not of
+  // format 3 or whose description or directory is corrupt.
+  StoreReader(const std::string& path, Trace& trace);
+
+  const std::string& path() const { return file_.path(); }
+  const StoreStats& stats() const { return stats_; }
+  // The chunks, in file order, each with its store, place and time range.
+  const std::vector<ChunkEntry>& chunks() const { return directory_.chunks; }
+  // The number of entities of store `i`.
+  uint64_t store_size(uint32_t i) const { return sizes_[i]; }
+
+  // The last frame a reader decompressed, kept for its next chunk (one
+  // per thread).
+  struct FrameBuffer {
+    uint32_t frame = UINT32_MAX;
+    std::vector<uint8_t> bytes;
+  };
+  // Decodes chunk `k` into `into` (its kind, container and type set) and,
+  // when its entities are not contiguous in their store, their positions
+  // into `positions` (emptied otherwise). Checks its frame's hash first:
+  // a corrupt chunk is a UserError naming the file and the chunk.
+  void Read(size_t k, EntityStore& into, std::vector<uint64_t>& positions, FrameBuffer& buffer) const;
+  // Every entity into the trace's stores, in their order (two threads).
+  void ReadAll();
+  // Every entity to `sink`, chunk by chunk in file order (each handed as
+  // runs of contiguous positions); the trace's stores stay empty.
+  void Stream(EntitySink& sink);
+
+ private:
+  std::string ChunkName(size_t k) const;
+
+  StoreFile file_;
+  Trace& trace_;
+  StoreMeta meta_;
+  StoreStats stats_;
+  ChunkDirectory directory_;
+  std::vector<uint64_t> sizes_;  // by store
+};
+
+}  // namespace macroscope::store

@@ -1,0 +1,168 @@
+#include "store/store_writer.h"
+
+#include <stdexcept>
+#include <unordered_map>
+
+#include "store/chunk_codec.h"
+#include "store/store_file.h"
+#include "store/trace_sections.h"
+
+namespace macroscope::store {
+
+namespace {
+
+// Beyond this many entities waiting in chunks not yet full (over all
+// stores), every pending chunk is written as it is: memory stays bounded
+// when entities are spread over very many stores.
+constexpr uint64_t kMaxPending = uint64_t{1} << 20;
+
+// A store's entities received but not yet written.
+struct Pending {
+  EntityStore columns;
+  uint64_t first = 0;               // the position of entity 0
+  std::vector<uint64_t> positions;  // every entity's, once they stopped being contiguous
+  bool Contiguous() const { return positions.empty(); }
+};
+
+}  // namespace
+
+class StoreWriter::Impl {
+ public:
+  explicit Impl(std::string path) : file_(std::move(path), kStoreVersion) {}
+
+  void Add(const EntityChunk& chunk) {
+    // Stores are told apart by (container, type), not by the chunk's store
+    // number: a sharded reader numbers them per shard (the final numbers
+    // are the trace's given to Finish).
+    const uint32_t id = StoreOf(chunk);
+    Pending& p = pending_[id];
+    counts_[id] += chunk.size();
+    size_t done = 0;
+    // Whole chunks straight from the view, when nothing waits before them.
+    while (p.columns.size() == 0 && chunk.size() - done >= kChunkEntities) {
+      Write(id, chunk.Sub(done, kChunkEntities), {});
+      done += kChunkEntities;
+    }
+    while (done < chunk.size()) {
+      const size_t n = std::min<size_t>(chunk.size() - done, kChunkEntities - p.columns.size());
+      Append(p, chunk.Sub(done, n));
+      done += n;
+      if (p.columns.size() == kChunkEntities) Flush(id);
+    }
+    if (pending_entities_ > kMaxPending)
+      for (uint32_t s = 0; s < pending_.size(); ++s) Flush(s);
+  }
+
+  void Finish(const Trace& trace, const StoreStats& stats) {
+    for (uint32_t s = 0; s < pending_.size(); ++s) Flush(s);
+    CloseFrame();
+    // The trace's store numbers.
+    std::unordered_map<uint64_t, uint32_t> number;
+    for (uint32_t i = 0; i < trace.stores().size(); ++i)
+      number[Key(trace.stores()[i].container, trace.stores()[i].type)] = i;
+    std::vector<uint64_t> counts(trace.stores().size(), 0);
+    for (auto& [key, id] : ids_) {
+      auto it = number.find(key);
+      if (it == number.end()) throw std::logic_error("store writer: entities of a store the trace lacks");
+      renumber_[id] = it->second;
+      counts[it->second] = counts_[id];
+    }
+    for (ChunkEntry& e : directory_.chunks) e.store = renumber_[e.store];
+    std::vector<std::vector<uint8_t>> sections = EncodeTraceSections(trace, stats);
+    Out stores;
+    for (uint32_t i = 0; i < trace.stores().size(); ++i) {
+      const EntityStore& s = trace.stores()[i];
+      stores.U(static_cast<uint8_t>(s.kind)); stores.Id(s.container); stores.Id(s.type);
+      stores.U(counts[i]);
+    }
+    sections.push_back(std::move(stores.bytes));
+    sections.push_back(EncodeDirectory(directory_));
+    file_.Finish(sections);
+  }
+
+ private:
+  void Append(Pending& p, const EntityChunk& c) {
+    if (p.columns.size() == 0) {
+      p.columns.kind = c.kind;
+      p.first = c.index;
+    } else if (p.Contiguous() && c.index != p.first + p.columns.size()) {
+      for (uint64_t k = 0; k < p.columns.size(); ++k) p.positions.push_back(p.first + k);
+    }
+    if (!p.Contiguous())
+      for (uint64_t k = 0; k < c.size(); ++k) p.positions.push_back(c.index + k);
+    AppendChunk(p.columns, c);
+    pending_entities_ += c.size();
+  }
+
+  static uint64_t Key(ContainerId container, TypeId type) { return uint64_t{container} << 32 | type; }
+
+  // The writer's own number of the chunk's store.
+  uint32_t StoreOf(const EntityChunk& chunk) {
+    auto [it, added] = ids_.try_emplace(Key(chunk.container, chunk.type), static_cast<uint32_t>(pending_.size()));
+    if (added) {
+      pending_.emplace_back();
+      counts_.push_back(0);
+      renumber_.push_back(0);
+    }
+    return it->second;
+  }
+
+  void Flush(uint32_t id) {
+    Pending& p = pending_[id];
+    const size_t n = p.columns.size();
+    if (n == 0) return;
+    EntityChunk c = EntityChunk::Of(p.columns, 0, n);
+    c.index = p.first;
+    Write(id, c, p.positions);
+    pending_entities_ -= n;
+    // Keeps the columns' capacity: the next chunk of the store fills them again.
+    for (auto* column : {&p.columns.start, &p.columns.end, &p.columns.number}) column->clear();
+    for (auto* column : {&p.columns.value, &p.columns.key, &p.columns.peer_start, &p.columns.peer_end})
+      column->clear();
+    p.columns.level.clear();
+    p.columns.extras = ExtraColumn();
+    p.positions.clear();
+  }
+
+  // Codes a chunk into the frame being filled (`id`: the writer's number
+  // of its store, renumbered at the end).
+  void Write(uint32_t id, const EntityChunk& c, std::span<const uint64_t> positions) {
+    ChunkEntry e;
+    e.store = id;
+    e.first = positions.empty() ? c.index : positions[0];
+    e.count = c.size();
+    e.columns = ColumnsOf(c) | (positions.empty() ? uint64_t{0} : uint64_t{kHasPositions});
+    std::tie(e.start, e.end) = TimeRange(c);
+    e.frame = static_cast<uint32_t>(directory_.frames.size());
+    e.offset = frame_.size();
+    const std::vector<uint8_t> bytes = EncodeChunk(c, positions);
+    frame_.insert(frame_.end(), bytes.begin(), bytes.end());
+    e.size = bytes.size();
+    directory_.chunks.push_back(e);
+    if (frame_.size() >= kFrameBytes) CloseFrame();
+  }
+
+  void CloseFrame() {
+    if (frame_.empty()) return;
+    directory_.frames.push_back(file_.Append(frame_));
+    frame_.clear();
+  }
+
+  StoreFileWriter file_;
+  std::unordered_map<uint64_t, uint32_t> ids_;  // (container, type) -> the writer's store number
+  std::vector<Pending> pending_;                // by the writer's store number
+  std::vector<uint64_t> counts_;                // entities received, by the writer's store number
+  std::vector<uint32_t> renumber_;              // the trace's store number, set by Finish
+  uint64_t pending_entities_ = 0;
+  std::vector<uint8_t> frame_;                  // the frame being filled
+  ChunkDirectory directory_;
+};
+
+StoreWriter::StoreWriter(std::string path) : impl_(std::make_unique<Impl>(std::move(path))) {}
+StoreWriter::~StoreWriter() = default;
+
+void StoreWriter::Completed(const Trace&, const EntityChunk& chunk) { impl_->Add(chunk); }
+
+void StoreWriter::Finish(const Trace& trace, const StoreStats& stats) { impl_->Finish(trace, stats); }
+
+}  // namespace macroscope::store
