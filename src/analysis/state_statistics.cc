@@ -12,13 +12,20 @@
 
 namespace macroscope::analysis {
 
-Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request) {
+namespace {
+
+// The request's window, checked.
+std::pair<double, double> WindowOf(const Trace& trace, const StatisticsRequest& request) {
   const double start = request.start.value_or(trace.start_time());
   const double end = request.end.value_or(trace.end_time());
   if (!(start < end)) throw UserError("empty time window [" + std::to_string(start) + ", " + std::to_string(end) + "]");
-  // Containers in scope: the named ones and their descendants.
-  std::vector<bool> in_scope(trace.containers().size(),
-                             request.containers.empty() && request.container_ids.empty());
+  return {start, end};
+}
+
+// By container: in scope (the named ones and their descendants; all when
+// none is named).
+std::vector<bool> ContainersInScope(const Trace& trace, const StatisticsRequest& request) {
+  std::vector<bool> in_scope(trace.containers().size(), request.containers.empty() && request.container_ids.empty());
   auto add_subtree = [&](ContainerId c) {
     std::vector<ContainerId> todo{c};
     while (!todo.empty()) {
@@ -42,9 +49,36 @@ Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& reques
     if (c >= trace.containers().size()) throw UserError("unknown container " + std::to_string(c));
     add_subtree(c);
   }
+  return in_scope;
+}
+
+}  // namespace
+
+Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request) {
+  const auto [start, end] = WindowOf(trace, request);
+  const std::vector<bool> in_scope = ContainersInScope(trace, request);
   StatisticsAccumulator rows(start, end);
   for (const EntityStore& s : trace.stores())
     if (in_scope[s.container]) rows.Add(EntityChunk::Of(s, 0, s.size()));
+  return rows.Finish(trace);
+}
+
+Statistics ComputeStatistics(const store::StoreReader& store, const StatisticsRequest& request) {
+  const Trace& trace = store.trace();
+  const auto [start, end] = WindowOf(trace, request);
+  const std::vector<bool> in_scope = ContainersInScope(trace, request);
+  StatisticsAccumulator rows(start, end);
+  EntityStore chunk;
+  std::vector<uint64_t> positions;
+  store::StoreReader::FrameBuffer buffer;
+  for (size_t k = 0; k < store.chunks().size(); ++k) {
+    const store::ChunkEntry& e = store.chunks()[k];
+    // Its zone map: a chunk whose entities all end before the window or
+    // start after it adds nothing (the accumulator decides at the edges).
+    if (!in_scope[trace.stores()[e.store].container] || e.end < start || e.start > end) continue;
+    store.Read(k, chunk, positions, buffer);
+    rows.Add(EntityChunk::Of(chunk, 0, chunk.size()));
+  }
   return rows.Finish(trace);
 }
 

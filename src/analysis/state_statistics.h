@@ -14,6 +14,7 @@
 #include "analysis/table.h"
 #include "model/entity_sink.h"
 #include "model/trace.h"
+#include "store/store_reader.h"
 #include "util/recent_answers.h"
 
 namespace macroscope::analysis {
@@ -45,6 +46,11 @@ struct Statistics {
 // Throws UserError for an empty window or an unknown container (name or
 // id).
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
+// The same of a store opened (chunked, store/store_reader.h): only the
+// chunks whose time range meets the window are read, so a narrow window of
+// a huge store costs its own chunks. The rows are the same as the trace's
+// (exact sums, in any order).
+Statistics ComputeStatistics(const store::StoreReader& store, const StatisticsRequest& request);
 
 // The rows of a window [start, end] gathered as entities come: a whole
 // trace store by store (ComputeStatistics) or the chunks a streaming

@@ -11,6 +11,8 @@
 #include "cli/trace_loading.h"
 #include "mpi/statistics_reduction.h"
 #include "mpi/world.h"
+#include "store/store.h"
+#include "store/store_reader.h"
 
 namespace macroscope::cli {
 
@@ -70,14 +72,22 @@ void RegisterStatsCommand(CLI::App& app) {
           }, loaded))
         stats = rows->Finish(loaded.trace);
     }
-    if (!stats) {
-      loaded = LoadedTrace();
-      LoadTrace(args->files, read, loaded);
-      const Trace& trace = loaded.trace;
+    auto request_for = [&](const Trace& trace) {
       analysis::StatisticsRequest request = args->request;
       if (!args->start.empty()) request.start = ParseTime(trace.time_base(), args->start, trace.start_time(), "--start");
       if (!args->end.empty()) request.end = ParseTime(trace.time_base(), args->end, trace.start_time(), "--end");
-      stats = analysis::ComputeStatistics(trace, request);
+      return request;
+    };
+    // A chunked store: only the chunks that meet the window are read.
+    if (!stats && args->files.size() == 1 && store::IsChunkedStore(args->files.front())) {
+      loaded = LoadedTrace();
+      const store::StoreReader store(args->files.front(), loaded.trace);
+      stats = analysis::ComputeStatistics(store, request_for(loaded.trace));
+    }
+    if (!stats) {
+      loaded = LoadedTrace();
+      LoadTrace(args->files, read, loaded);
+      stats = analysis::ComputeStatistics(loaded.trace, request_for(loaded.trace));
       if (read.share) stats = mpi::ReduceStatistics(*stats, *read.share);
     }
     const Trace& trace = loaded.trace;

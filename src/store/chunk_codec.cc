@@ -59,8 +59,12 @@ std::vector<uint8_t> EncodeChunk(const EntityChunk& c, std::span<const uint64_t>
 
 std::pair<double, double> TimeRange(const EntityChunk& c) {
   double start = c.start.empty() ? 0 : c.start[0], end = start;
-  for (double s : c.start) start = std::min(start, s);
-  for (size_t i = 0; i < c.size(); ++i) end = std::max(end, c.End(i));
+  // An entity's extent is [min, max] of its two times: a state a reader
+  // ended before it began (at a trace's end) still lies within the range.
+  for (size_t i = 0; i < c.size(); ++i) {
+    start = std::min({start, c.start[i], c.End(i)});
+    end = std::max({end, c.start[i], c.End(i)});
+  }
   return {start, end};
 }
 

@@ -31,8 +31,8 @@ struct ChunkEntry {
   uint64_t first = 0;  // the position in its store of entity 0
   uint64_t count = 0;
   uint64_t columns = 0;  // which columns it holds (ColumnFlag)
-  double start = 0;    // the earliest start of its entities
-  double end = 0;      // the latest end (an event's end is its time)
+  double start = 0;    // the earliest time of its entities (start or end)
+  double end = 0;      // the latest (an event's end is its time)
   uint32_t frame = 0;  // its frame, and where its bytes lie once decompressed
   uint64_t offset = 0, size = 0;
 };
@@ -49,7 +49,7 @@ uint64_t ColumnsOf(const EntityChunk& chunk);
 // in its store when they are not first, first + 1, … (empty otherwise).
 std::vector<uint8_t> EncodeChunk(const EntityChunk& chunk, std::span<const uint64_t> positions);
 
-// The earliest start and latest end of `chunk`'s entities.
+// The earliest and latest times (starts or ends) of `chunk`'s entities.
 std::pair<double, double> TimeRange(const EntityChunk& chunk);
 
 // What ids a chunk may hold, and its store's size.

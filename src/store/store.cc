@@ -1,5 +1,6 @@
 #include "store/store.h"
 
+#include <fstream>
 #include <new>
 #include <stdexcept>
 
@@ -13,6 +14,16 @@ namespace macroscope::store {
 
 bool LooksLikeStore(std::string_view head) {
   return head.size() >= sizeof kMagic && std::memcmp(head.data(), kMagic, sizeof kMagic) == 0;
+}
+
+bool IsChunkedStore(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[12] = {};
+  if (!in.read(head, sizeof head) || !LooksLikeStore({head, sizeof head})) return false;
+  const uint32_t version = static_cast<uint8_t>(head[8]) | static_cast<uint32_t>(static_cast<uint8_t>(head[9])) << 8 |
+                           static_cast<uint32_t>(static_cast<uint8_t>(head[10])) << 16 |
+                           static_cast<uint32_t>(static_cast<uint8_t>(head[11])) << 24;
+  return version >= 3;
 }
 
 void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& path) {

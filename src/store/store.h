@@ -26,6 +26,9 @@ struct StoreStats {
 
 // True when `head` (the first bytes of a file) starts with the store magic.
 bool LooksLikeStore(std::string_view head);
+// True when the file at `path` is a store of format 3 or later (its
+// entities in chunks: store_reader.h opens it without reading them).
+bool IsChunkedStore(const std::string& path);
 
 // Writes `trace` to `path` (temporary file, then rename). Throws UserError
 // on I/O failure; nothing is left at `path` then.

@@ -27,6 +27,7 @@ class StoreReader {
   StoreReader(const std::string& path, Trace& trace);
 
   const std::string& path() const { return file_.path(); }
+  const Trace& trace() const { return trace_; }
   const StoreStats& stats() const { return stats_; }
   // The chunks, in file order, each with its store, place and time range.
   const std::vector<ChunkEntry>& chunks() const { return directory_.chunks; }

@@ -178,6 +178,21 @@ TEST_F(StoreTest, CorruptChunkIsNamed) {
   EXPECT_NE(r.output.find("in container '"), std::string::npos) << r.output;
 }
 
+// `stats` of a chunked store reads only the chunks whose time range meets
+// the window: the same rows as the trace's, for windows at the edges, in
+// the middle, narrower than a state, with containers, and the whole trace.
+TEST_F(StoreTest, StatsOfAWindowAreTheTraces) {
+  std::string trace = Generated();
+  std::string store = Import(trace, dir_ + "/g.mstore");
+  for (const char* window : {"", "--start +0s --end +1s", "--start +150s --end +151.5s", "--start +300s",
+                             "--start +10s --end +200s --containers c1 c3.2", "--start +100.25s --end +100.5s"}) {
+    Result a = Shell(M() + " stats --format json " + window + " '" + trace + "'");
+    Result b = Shell(M() + " stats --format json " + window + " '" + store + "'");
+    ASSERT_EQ(a.exit_code, 0) << a.output;
+    EXPECT_EQ(a.output, b.output) << window;
+  }
+}
+
 TEST_F(StoreTest, FlippedByteIsAChecksumError) {
   std::string store = Import(Generated(), dir_ + "/g.mstore");
   std::string bytes = ReadAll(store);
