@@ -115,13 +115,9 @@ class StoreWriter::Impl {
     c.index = p.first;
     Write(id, c, p.positions);
     pending_entities_ -= n;
-    // Keeps the columns' capacity: the next chunk of the store fills them again.
-    for (auto* column : {&p.columns.start, &p.columns.end, &p.columns.number}) column->clear();
-    for (auto* column : {&p.columns.value, &p.columns.key, &p.columns.peer_start, &p.columns.peer_end})
-      column->clear();
-    p.columns.level.clear();
-    p.columns.extras = ExtraColumn();
-    p.positions.clear();
+    // Freed, not kept for the store's next chunk: thousands of stores each
+    // keeping a full chunk's capacity would hold gigabytes.
+    p = Pending();
   }
 
   // Codes a chunk into the frame being filled (`id`: the writer's number

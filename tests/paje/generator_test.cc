@@ -4,6 +4,7 @@
 // as macroscope does, holds each kind, and is the same for the same seed.
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,23 @@ TEST_F(GeneratorTest, EveryKindOnEveryLevel) {
                           "Link L1 Message"})
     EXPECT_GT(rows[key], 0) << key;
   EXPECT_EQ(deepest_nesting, 2);  // three pushed states deep
+}
+
+// Pushes are written ahead of the current instant: those still open when
+// the generator stops end at the latest time written, never before they
+// began (the trace's end was the last line's time, earlier than them).
+TEST_F(GeneratorTest, NoStateEndsBeforeItBegins) {
+  const std::string path = dir_->path() + "/ahead.trace";
+  for (int seed : {2, 18, 19}) {
+    const CommandResult g = Macroscope("generate --depth 2 --arity 6 --events 3000 --nested --nesting 3 --inner" +
+                                       std::string(" --punctual --seed ") + std::to_string(seed) + " -o " + Quote(path));
+    ASSERT_EQ(g.exit_code, 0) << g.err;
+    const CommandResult dump = Macroscope("dump " + Quote(path));
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    std::istringstream lines(dump.out);
+    for (std::string line; std::getline(lines, line);)  // a negative duration
+      EXPECT_EQ(line.find(", -"), std::string::npos) << "seed " << seed << ": " << line;
+  }
 }
 
 TEST_F(GeneratorTest, SameSeedSameTrace) {

@@ -202,6 +202,7 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
   std::priority_queue<Next, std::vector<Next>, std::greater<>> heap;
   for (uint32_t i = 0; i < leaves.size() + inner.size(); ++i) heap.push({0, i});
   uint64_t written = 0, link_key = 0;
+  uint64_t latest = 0;  // the latest time written (pushes run ahead of the heap's time)
   std::vector<uint8_t> pushed(leaves.size(), 0);
   while (written < o.events) {
     const uint64_t t = heap.top().first;
@@ -275,7 +276,12 @@ uint64_t GeneratePaje(const GeneratorOptions& o, std::FILE* f) {
       }
     }
     heap.push({t + static_cast<uint64_t>(d), leaf});
+    latest = std::max(latest, t + pushed[leaf]);
   }
+  // The states pushed ahead of the last instant end with the trace, at the
+  // latest time written: the trace's end is never before their start.
+  for (uint32_t leaf = 0; leaf < leaves.size(); ++leaf)
+    for (; pushed[leaf] > 0; --pushed[leaf]) out.Line("12 ", latest, " ", leaves[leaf], " N");
   out.Flush();
   return written;
 }
