@@ -115,8 +115,10 @@ TEST(ModelStreaming, AggregateAndStatsOfAFileAreTheWholeReadings) {
 TEST(ModelStreaming, AFileEndingElsewhereIsReadAgainWhole) {
   testing::TempDir dir;
   const std::string trace = testing::EveryKindTrace(5000);
-  // The other file: the trace's last line again, later (ID TIME ...).
-  const std::string last = trace.substr(trace.rfind('\n', trace.size() - 2) + 1);
+  // The other file: the trace's last state change again, later (ID TIME
+  // ...; the trace ends with pops, which would find their stacks empty).
+  const size_t from = trace.rfind("\n10 ") + 1;
+  const std::string last = trace.substr(from, trace.find('\n', from) + 1 - from);
   const size_t time = last.find(' ') + 1, after = last.find(' ', time);
   const std::string more = last.substr(0, time) + std::to_string(std::stod(last.substr(time, after - time)) + 1000) +
                            last.substr(after);

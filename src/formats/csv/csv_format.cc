@@ -12,13 +12,13 @@ bool SniffGeneric(const std::string&, std::string_view head) { return LooksLikeG
 
 formats::ReadStats ReadDumpFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
                                  Trace& trace) {
-  ReadCounts counts = ReadDump(files, trace, formats::StreamingSimulation(options));
+  ReadCounts counts = ReadDump(files, trace, formats::StreamingSimulation(options), options.paje.sort_memory);
   return {.events = counts.lines, .bytes = counts.bytes};
 }
 
 formats::ReadStats ReadGenericFiles(const std::vector<std::string>& files, const formats::ReadOptions& options,
                                     Trace& trace) {
-  ReadCounts counts = ReadGenericCsv(files, trace, formats::StreamingSimulation(options));
+  ReadCounts counts = ReadGenericCsv(files, trace, formats::StreamingSimulation(options), options.paje.sort_memory);
   return {.events = counts.lines, .bytes = counts.bytes};
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <queue>
+#include <unordered_set>
 
 #include "formats/csv/table.h"
 #include "model/time_base.h"
@@ -27,8 +28,10 @@ std::string General(double v) {
 
 class DumpParser {
  public:
-  explicit DumpParser(Trace& trace) : table_(trace) { table_.levels_given = true; }
-  void AddFile(std::string_view text, const std::string& name);
+  DumpParser(Trace& trace, size_t memory) : table_(trace, true, memory) {}
+  // `mapped`: the file `text` is mapped from (table.h's ForEachLine); the
+  // table keeps nothing that points into the text.
+  void AddFile(std::string_view text, const std::string& name, const MappedFile* mapped);
   void Build(const paje::SimulatorOptions& options);
   uint64_t lines() const { return lines_; }
 
@@ -43,6 +46,8 @@ class DumpParser {
     any_time_ = true;
   }
   uint32_t Container(std::string_view name);
+  uint32_t LinkEnd(std::string_view name);
+  void ResolveLinks();
   void Rank();
   [[noreturn]] void Fail(std::string_view message) const { table_.Fail(at_, message); }
 
@@ -59,23 +64,35 @@ class DumpParser {
   std::string root_end_text_;
   bool any_time_ = false;
   std::vector<std::string> end_texts_;  // per container: its End column
-  struct PendingLink {
-    uint32_t entity;
-    std::string start, end;
+  std::vector<double> last_end_;        // per container: its entities' latest end (-1: none)
+  // Links' ends are named by containers that the lines after them may
+  // define: each name gets a number, resolved once all lines are read
+  // (Table::link_containers), reported at its first use when unknown.
+  std::unordered_map<std::string, uint32_t> link_end_index_;
+  std::vector<std::string> link_ends_;
+  std::vector<Source> link_end_sources_;
+  // A link type's ends are the container types of its first link not
+  // from the root to the root (known once the root's name is: the links
+  // before the root's line are all kept).
+  struct LinkEnds {
+    uint32_t type, start, end;
   };
-  std::vector<PendingLink> links_;
+  std::unordered_map<uint32_t, LinkEnds> first_link_;
+  std::vector<LinkEnds> early_links_;
+  // Rank()'s "type a before type b" pairs from each container's entity
+  // types in line order (the last per container, root at 0, others at c+1).
+  std::vector<uint32_t> last_entity_type_;
+  std::vector<std::pair<uint32_t, uint32_t>> type_order_;
+  std::unordered_set<uint64_t> type_order_seen_;
 };
 
-void DumpParser::AddFile(std::string_view text, const std::string& name) {
+void DumpParser::AddFile(std::string_view text, const std::string& name, const MappedFile* mapped) {
   at_ = {static_cast<uint32_t>(table_.files.size()), 0};
   table_.files.push_back(name);
-  while (!text.empty()) {
-    size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
-    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+  ForEachLine(text, mapped, [&](std::string_view line) {
     ++at_.line;
     Line(line);
-  }
+  });
 }
 
 void DumpParser::Line(std::string_view line) {
@@ -148,6 +165,7 @@ void DumpParser::ContainerLine() {
                    .parent = p, .start = Time(start), .end = Time(end), .rank = kNone, .source = at_};
   if (c.end < c.start) Fail("end before start");
   end_texts_.emplace_back(end);
+  last_end_.push_back(-1);
   table_.AddContainer(std::move(c));
 }
 
@@ -156,6 +174,15 @@ uint32_t DumpParser::Container(std::string_view name) {
   uint32_t c = table_.ContainerNamed(name);
   if (c == kNone) Fail("unknown container '" + std::string(name) + "'");
   return c;
+}
+
+uint32_t DumpParser::LinkEnd(std::string_view name) {
+  auto [it, added] = link_end_index_.try_emplace(std::string(name), static_cast<uint32_t>(link_ends_.size()));
+  if (added) {
+    link_ends_.emplace_back(name);
+    link_end_sources_.push_back(at_);
+  }
+  return it->second;
 }
 
 void DumpParser::EntityLine(TypeKind kind, size_t columns) {
@@ -191,14 +218,28 @@ void DumpParser::EntityLine(TypeKind kind, size_t columns) {
     }
     case TypeKind::kEvent: e.value = table_.Intern(f_[4]); break;
     case TypeKind::kVariable: e.number = number(f_[6]); break;
-    case TypeKind::kLink:
+    case TypeKind::kLink: {
       e.value = table_.Intern(f_[6]);
       e.key = table_.Intern(f_[9]);
-      links_.push_back({static_cast<uint32_t>(table_.entities.size()), std::string(f_[7]), std::string(f_[8])});
+      e.start_container = LinkEnd(f_[7]);
+      e.end_container = LinkEnd(f_[8]);
+      const LinkEnds ends{e.type, e.start_container, e.end_container};
+      if (!clock_known_)
+        early_links_.push_back(ends);
+      else if (f_[7] != root_name_ || f_[8] != root_name_)
+        first_link_.try_emplace(e.type, ends);
       break;
+    }
     case TypeKind::kContainer: break;
   }
-  table_.entities.push_back(e);
+  if (e.container != kNone) last_end_[e.container] = std::max(last_end_[e.container], e.end);
+  const size_t slot = e.container == kNone ? 0 : e.container + 1;
+  if (last_entity_type_.size() <= slot) last_entity_type_.resize(slot + 1, kNone);
+  uint32_t& last = last_entity_type_[slot];
+  if (last != kNone && last != e.type && type_order_seen_.insert((uint64_t{last} << 32) | e.type).second)
+    type_order_.emplace_back(last, e.type);
+  last = e.type;
+  table_.AddEntity(e);
 }
 
 // The dump lists a container's types in identifier order and its
@@ -217,13 +258,9 @@ void DumpParser::Rank() {
     after[a].push_back(b);
     ++before_count[b];
   };
-  std::vector<uint32_t> last_entity_type(containers.size() + 1, kNone), last_child_type(containers.size() + 1, kNone);
+  for (auto [a, b] : type_order_) precede(a, b);
+  std::vector<uint32_t> last_child_type(containers.size() + 1, kNone);
   auto slot = [&](uint32_t c) { return c == kNone ? containers.size() : c; };
-  for (const TableEntity& e : table_.entities) {
-    uint32_t& last = last_entity_type[slot(e.container)];
-    if (last != e.type) precede(last == kNone ? e.type : last, e.type);
-    last = e.type;
-  }
   for (const TableContainer& c : containers) {
     uint32_t& last = last_child_type[slot(c.parent)];
     if (last != c.type && last != kNone) precede(c.type, last);
@@ -263,38 +300,46 @@ void DumpParser::Rank() {
       containers[i].rank = static_cast<uint32_t>(containers.size() - i);
 }
 
+// The containers links name, in the order the lines first name them (the
+// first unknown one is refused at that line); then each link type's ends.
+void DumpParser::ResolveLinks() {
+  for (uint32_t i = 0; i < link_ends_.size(); ++i) {
+    at_ = link_end_sources_[i];
+    table_.link_containers.push_back(Container(link_ends_[i]));
+  }
+  auto type_of = [&](uint32_t end) {
+    const uint32_t c = table_.link_containers[end];
+    return c == kNone ? kNone : table_.containers[c].type;
+  };
+  auto take = [&](const LinkEnds& link) {
+    TableType& type = table_.types[link.type];
+    if (type.start_type == kNone && type.end_type == kNone) {
+      type.start_type = type_of(link.start);
+      type.end_type = type_of(link.end);
+    }
+  };
+  for (const LinkEnds& link : early_links_) take(link);
+  for (const auto& [type, link] : first_link_) take(link);
+}
+
 void DumpParser::Build(const paje::SimulatorOptions& options) {
   Trace& trace = table_.trace();
   trace.SetTimeBase(base_);
   // pj_dump's seconds: the root's End, to 6 digits, tells the trace end
   // from an entity that pj_dump printed past it.
   if (!any_time_ || (!whole_ticks_ && !root_end_text_.empty() && General(last_) != root_end_text_)) last_ = root_end_;
-  for (const PendingLink& link : links_) {
-    TableEntity& e = table_.entities[link.entity];
-    at_ = e.source;
-    e.start_container = Container(link.start);
-    e.end_container = Container(link.end);
-    TableType& type = table_.types[e.type];
-    auto type_of = [&](uint32_t c) { return c == kNone ? kNone : table_.containers[c].type; };
-    if (type.start_type == kNone && type.end_type == kNone) {
-      type.start_type = type_of(e.start_container);
-      type.end_type = type_of(e.end_container);
-    }
-  }
+  ResolveLinks();
   // A container's End is its destruction, or the trace end when it lived
   // to it. pj_dump prints it with 6 significant digits: the exact time is
   // that of its last entity when it prints the same.
-  std::vector<double> last_end(table_.containers.size(), -1);
-  for (const TableEntity& e : table_.entities)
-    if (e.container != kNone) last_end[e.container] = std::max(last_end[e.container], e.end);
   for (uint32_t i = 0; i < table_.containers.size(); ++i) {
     TableContainer& c = table_.containers[i];
     if (whole_ticks_) {
       if (c.end == last_) c.end = -1;
     } else if (end_texts_[i] == General(last_)) {
       c.end = -1;
-    } else if (last_end[i] >= 0 && General(last_end[i]) == end_texts_[i]) {
-      c.end = last_end[i];
+    } else if (last_end_[i] >= 0 && General(last_end_[i]) == end_texts_[i]) {
+      c.end = last_end_[i];
     }
   }
   Rank();
@@ -304,18 +349,22 @@ void DumpParser::Build(const paje::SimulatorOptions& options) {
 }  // namespace
 
 ReadCounts ReadDumpText(std::string_view text, const std::string& name, Trace& trace,
-                        const paje::SimulatorOptions& options) {
-  DumpParser parser(trace);
-  parser.AddFile(text, name);
+                        const paje::SimulatorOptions& options, size_t memory) {
+  DumpParser parser(trace, memory);
+  parser.AddFile(text, name, nullptr);
   parser.Build(options);
   return {parser.lines(), text.size()};
 }
 
-ReadCounts ReadDump(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& options) {
-  DumpParser parser(trace);
-  std::vector<std::unique_ptr<MappedFile>> mapped;  // alive until the table is simulated
+ReadCounts ReadDump(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& options,
+                    size_t memory) {
+  DumpParser parser(trace, memory);
+  std::vector<std::unique_ptr<MappedFile>> mapped;
   ReadCounts counts;
-  counts.bytes = MapFiles(files, mapped, [&](std::string_view text, const std::string& name) { parser.AddFile(text, name); });
+  counts.bytes = MapFiles(files, mapped, [&](std::string_view text, const std::string& name, const MappedFile* map) {
+    parser.AddFile(text, name, map);
+  });
+  mapped.clear();  // the table holds copies of what it needs of the text
   parser.Build(options);
   counts.lines = parser.lines();
   return counts;

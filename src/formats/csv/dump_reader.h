@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/paje/line_sort.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
 
@@ -24,10 +25,13 @@ struct ReadCounts {
   uint64_t bytes = 0;
 };
 
-ReadCounts ReadDump(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& options);
+// `memory`: bytes of rows held before they go to sorted runs in $TMPDIR
+// (table.h), the hidden --sort-memory.
+ReadCounts ReadDump(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& options,
+                    size_t memory = paje::kSortMemory);
 // One dump held in memory; `name` stands for the file in messages.
 ReadCounts ReadDumpText(std::string_view text, const std::string& name, Trace& trace,
-                        const paje::SimulatorOptions& options);
+                        const paje::SimulatorOptions& options, size_t memory = paje::kSortMemory);
 
 // True when `head` starts as pj_dump's output does ("Container, ").
 bool LooksLikeDump(std::string_view head);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <exception>
+#include <functional>
 #include <memory>
 
 #include "formats/csv/quoted_fields.h"
@@ -101,64 +103,94 @@ struct Row {
   Source source;
 };
 
+// Type names looked up by the rows' views without a string made of each.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// The files are read three times, their rows not kept: AddFile checks the
+// lines and finds the tick (the finest decimal); Tabulate then finds the
+// origin (the earliest time), the containers and which types are
+// variables, and last makes the table's entities. Each pass refuses what
+// it finds first, as when the rows were held and passed over in memory.
 class GenericParser {
  public:
-  explicit GenericParser(Trace& trace) : table_(trace) {}
-  void AddFile(std::string_view text, const std::string& name);
-  void Build(const paje::SimulatorOptions& options);
-  uint64_t rows() const { return rows_.size(); }
+  GenericParser(Trace& trace, size_t memory) : table_(trace, false, memory) {}
+  // `mapped`: the file `text` is mapped from (table.h's ForEachLine); the
+  // text must stay until Tabulate() returns.
+  void AddFile(std::string_view text, const std::string& name, const MappedFile* mapped);
+  void Tabulate();
+  void Simulate(const paje::SimulatorOptions& options) { csv::Simulate(table_, last_, options); }
+  uint64_t rows() const { return rows_; }
 
  private:
+  // Hands each row of file `file` to `take(row)`, the header and the
+  // lines checked; returns the header.
+  Header ForEachRow(uint32_t file, const std::function<void(const Row&)>& take);
   void Decimals(std::string_view text, Source at);
   int64_t Ticks(std::string_view text, Source at) const;
   double Time(std::string_view text, Source at) const;
   uint32_t ContainerOf(std::string_view name, std::string_view parent, Source at);
   TypeKind KindOf(const Row& row, bool numeric_type) const;
+  void Entity(const Row& row);
 
   Table table_;
-  std::vector<Row> rows_;
+  struct File {
+    std::string_view text;
+    const MappedFile* mapped;
+  };
+  std::vector<File> files_;
+  uint64_t rows_ = 0;
   std::vector<Header> headers_;  // per file
   int decimals_ = 0;
   TimeBase base_;
+  double last_ = 0;
   std::vector<std::string> depth_types_;  // container type per depth
-  QuotedFields quoted_;  // the text of quoted fields, which rows point to
+  // Types without a kind column: whether all their time-only rows' values are numbers.
+  std::unordered_map<std::string, bool, NameHash, std::equal_to<>> numeric_;
+  QuotedFields quoted_;  // the text of a line's quoted fields
+  std::vector<std::string_view> fields_;
 };
 
-void GenericParser::AddFile(std::string_view text, const std::string& name) {
-  Source at{static_cast<uint32_t>(table_.files.size()), 0};
-  table_.files.push_back(name);
+Header GenericParser::ForEachRow(uint32_t file, const std::function<void(const Row&)>& take) {
+  Source at{file, 0};
   Header header;
   bool have_header = false;
-  std::vector<std::string_view> fields;
-  while (!text.empty()) {
-    size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
-    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+  ForEachLine(files_[file].text, files_[file].mapped, [&](std::string_view line) {
     ++at.line;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line.front() == '#') continue;
+    if (line.empty() || line.front() == '#') return;
     std::string error;
-    if (!LineFields(line, quoted_, fields, error)) table_.Fail(at, error);
+    if (!LineFields(line, quoted_, fields_, error)) table_.Fail(at, error);
     if (!have_header) {
-      if (!ParseHeader(fields, header, error)) table_.Fail(at, error);
+      if (!ParseHeader(fields_, header, error)) table_.Fail(at, error);
       have_header = true;
-      continue;
+      return;
     }
-    if (fields.size() != header.columns)
-      table_.Fail(at, "a line of " + std::to_string(fields.size()) + " columns under a header of " +
+    if (fields_.size() != header.columns)
+      table_.Fail(at, "a line of " + std::to_string(fields_.size()) + " columns under a header of " +
                           std::to_string(header.columns));
     Row row{.cell = {}, .source = at};
     for (size_t c = 0; c < kColumns; ++c)
-      if (header.index[c] >= 0) row.cell[c] = fields[static_cast<size_t>(header.index[c])];
+      if (header.index[c] >= 0) row.cell[c] = fields_[static_cast<size_t>(header.index[c])];
     if (row.cell[kContainer].empty()) table_.Fail(at, "no container");
     if (row.cell[kType].empty()) table_.Fail(at, "no type");
     if (row.cell[kStart].empty()) table_.Fail(at, "no time");
-    Decimals(row.cell[kStart], at);
-    Decimals(row.cell[kEnd], at);
-    rows_.push_back(row);
-  }
+    take(row);
+  });
   if (!have_header) table_.Fail({at.file, 1}, "no header line");
-  headers_.push_back(header);
+  return header;
+}
+
+void GenericParser::AddFile(std::string_view text, const std::string& name, const MappedFile* mapped) {
+  table_.files.push_back(name);
+  files_.push_back({text, mapped});
+  headers_.push_back(ForEachRow(static_cast<uint32_t>(files_.size() - 1), [&](const Row& row) {
+    Decimals(row.cell[kStart], row.source);
+    Decimals(row.cell[kEnd], row.source);
+    ++rows_;
+  }));
 }
 
 // Counts the decimals of a time, checking it is a plain decimal number.
@@ -227,7 +259,7 @@ TypeKind GenericParser::KindOf(const Row& row, bool numeric_type) const {
   return numeric_type ? TypeKind::kVariable : TypeKind::kEvent;
 }
 
-void GenericParser::Build(const paje::SimulatorOptions& options) {
+void GenericParser::Tabulate() {
   if (decimals_ + headers_.front().unit > kMaxDecimals)
     table_.Fail({0, 1}, "times finer than 10^-" + std::to_string(kMaxDecimals) + " s");
   for (const Header& h : headers_)
@@ -235,89 +267,102 @@ void GenericParser::Build(const paje::SimulatorOptions& options) {
   // The tick: the finest decimal used, of the unit.
   base_ = {.num = 1, .den = 1, .whole_ticks = true, .origin = 0, .epoch_ns = std::nullopt};
   for (int i = 0; i < decimals_ + headers_.front().unit; ++i) base_.den *= 10;
-  // The origin: the earliest time.
+  // The origin: the earliest time. Containers first, with their parents:
+  // a link may name one before its own lines; their refusal waits for
+  // every time to be read.
   bool any = false;
-  for (const Row& row : rows_) {
+  std::exception_ptr container_error;
+  auto scan = [&](const Row& row) {
     const int64_t t = Ticks(row.cell[kStart], row.source);
     if (!any || t < base_.origin) base_.origin = t;
     any = true;
-  }
-  table_.trace().SetTimeBase(base_);
-  // Types without a kind column: time-only rows of a type whose values are all numbers are variables.
-  std::unordered_map<std::string_view, bool> numeric;
-  for (const Row& row : rows_) {
-    if (!row.cell[kKind].empty() || !row.cell[kEnd].empty() || !row.cell[kEndContainer].empty()) continue;
-    double v = 0;
-    std::string_view text = row.cell[kValue];
-    auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    const bool is_number = !text.empty() && r.ec == std::errc() && r.ptr == text.data() + text.size();
-    auto [it, added] = numeric.try_emplace(row.cell[kType], is_number);
-    it->second = it->second && is_number;
-  }
-  // Containers first, with their parents: a link may name one before its own lines.
-  for (const Row& row : rows_) ContainerOf(row.cell[kContainer], row.cell[kParent], row.source);
-  double last = 0;
-  for (const Row& row : rows_) {
-    const Source at = row.source;
-    auto numeric_type = numeric.find(row.cell[kType]);
-    const TypeKind kind = KindOf(row, numeric_type != numeric.end() && numeric_type->second);
-    TableEntity e{.kind = kind, .source = at};
-    e.start = e.end = Time(row.cell[kStart], at);
-    if (kind == TypeKind::kState || kind == TypeKind::kLink) {
-      if (row.cell[kEnd].empty()) table_.Fail(at, std::string("a ") + (kind == TypeKind::kState ? "state" : "link") + " without an end");
-      e.end = Time(row.cell[kEnd], at);
-      if (e.end < e.start) table_.Fail(at, "end before start");
-    }
-    last = std::max(last, e.end);
-    const uint32_t container = ContainerOf(row.cell[kContainer], row.cell[kParent], at);
-    if (kind == TypeKind::kLink) {
-      if (row.cell[kEndContainer].empty()) table_.Fail(at, "a link without an end_container");
-      const uint32_t end = ContainerOf(row.cell[kEndContainer], {}, at);
-      e.container = kNone;  // links go from container to end_container through the root
-      e.start_container = container;
-      e.end_container = end;
-      e.type = table_.TypeNamed(row.cell[kType], kind, kNone, at);
-      TableType& type = table_.types[e.type];
-      if (type.start_type == kNone) {
-        type.start_type = table_.containers[container].type;
-        type.end_type = table_.containers[end].type;
-      }
-    } else {
-      e.container = container;
-      e.type = table_.TypeNamed(row.cell[kType], kind, table_.containers[container].type, at);
-    }
-    if (kind == TypeKind::kVariable) {
+    if (row.cell[kKind].empty() && row.cell[kEnd].empty() && row.cell[kEndContainer].empty()) {
+      // Time-only rows of a type whose values are all numbers are variables.
+      double v = 0;
       std::string_view text = row.cell[kValue];
-      auto r = std::from_chars(text.data(), text.data() + text.size(), e.number);
-      if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-        table_.Fail(at, "bad number '" + std::string(text) + "'");
-    } else {
-      e.value = table_.Intern(row.cell[kValue]);
+      auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      const bool is_number = !text.empty() && r.ec == std::errc() && r.ptr == text.data() + text.size();
+      auto it = numeric_.find(row.cell[kType]);
+      if (it == numeric_.end()) it = numeric_.emplace(std::string(row.cell[kType]), true).first;
+      it->second = it->second && is_number;
     }
-    table_.entities.push_back(e);
+    if (container_error) return;
+    try {
+      ContainerOf(row.cell[kContainer], row.cell[kParent], row.source);
+    } catch (const UserError&) {
+      container_error = std::current_exception();
+    }
+  };
+  for (uint32_t f = 0; f < files_.size(); ++f) ForEachRow(f, scan);
+  if (container_error) std::rethrow_exception(container_error);
+  table_.trace().SetTimeBase(base_);
+  for (uint32_t f = 0; f < files_.size(); ++f) ForEachRow(f, [&](const Row& row) { Entity(row); });
+}
+
+void GenericParser::Entity(const Row& row) {
+  const Source at = row.source;
+  auto numeric_type = numeric_.find(row.cell[kType]);
+  const TypeKind kind = KindOf(row, numeric_type != numeric_.end() && numeric_type->second);
+  TableEntity e{.kind = kind, .source = at};
+  e.start = e.end = Time(row.cell[kStart], at);
+  if (kind == TypeKind::kState || kind == TypeKind::kLink) {
+    if (row.cell[kEnd].empty()) table_.Fail(at, std::string("a ") + (kind == TypeKind::kState ? "state" : "link") + " without an end");
+    e.end = Time(row.cell[kEnd], at);
+    if (e.end < e.start) table_.Fail(at, "end before start");
   }
-  rows_ = {};
-  Simulate(table_, last, options);
+  last_ = std::max(last_, e.end);
+  const uint32_t container = ContainerOf(row.cell[kContainer], row.cell[kParent], at);
+  if (kind == TypeKind::kLink) {
+    if (row.cell[kEndContainer].empty()) table_.Fail(at, "a link without an end_container");
+    const uint32_t end = ContainerOf(row.cell[kEndContainer], {}, at);
+    e.container = kNone;  // links go from container to end_container through the root
+    e.start_container = container;
+    e.end_container = end;
+    e.type = table_.TypeNamed(row.cell[kType], kind, kNone, at);
+    TableType& type = table_.types[e.type];
+    if (type.start_type == kNone) {
+      type.start_type = table_.containers[container].type;
+      type.end_type = table_.containers[end].type;
+    }
+  } else {
+    e.container = container;
+    e.type = table_.TypeNamed(row.cell[kType], kind, table_.containers[container].type, at);
+  }
+  if (kind == TypeKind::kVariable) {
+    std::string_view text = row.cell[kValue];
+    auto r = std::from_chars(text.data(), text.data() + text.size(), e.number);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+      table_.Fail(at, "bad number '" + std::string(text) + "'");
+  } else {
+    e.value = table_.Intern(row.cell[kValue]);
+  }
+  table_.AddEntity(e);
 }
 
 }  // namespace
 
 ReadCounts ReadGenericCsvText(std::string_view text, const std::string& name, Trace& trace,
-                              const paje::SimulatorOptions& options) {
-  GenericParser parser(trace);
-  parser.AddFile(text, name);
+                              const paje::SimulatorOptions& options, size_t memory) {
+  GenericParser parser(trace, memory);
+  parser.AddFile(text, name, nullptr);
   ReadCounts counts{parser.rows(), text.size()};
-  parser.Build(options);
+  parser.Tabulate();
+  parser.Simulate(options);
   return counts;
 }
 
-ReadCounts ReadGenericCsv(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& options) {
-  GenericParser parser(trace);
-  std::vector<std::unique_ptr<MappedFile>> mapped;  // the rows point into the text
+ReadCounts ReadGenericCsv(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& options,
+                          size_t memory) {
+  GenericParser parser(trace, memory);
+  std::vector<std::unique_ptr<MappedFile>> mapped;  // read again by Tabulate
   ReadCounts counts;
-  counts.bytes = MapFiles(files, mapped, [&](std::string_view text, const std::string& name) { parser.AddFile(text, name); });
+  counts.bytes = MapFiles(files, mapped, [&](std::string_view text, const std::string& name, const MappedFile* map) {
+    parser.AddFile(text, name, map);
+  });
   counts.lines = parser.rows();
-  parser.Build(options);
+  parser.Tabulate();
+  mapped.clear();  // the table holds nothing that points into the text
+  parser.Simulate(options);
   return counts;
 }
 

@@ -14,10 +14,11 @@
 
 namespace macroscope::csv {
 
+// `memory`: as ReadDump's.
 ReadCounts ReadGenericCsv(const std::vector<std::string>& files, Trace& trace,
-                          const paje::SimulatorOptions& options);
+                          const paje::SimulatorOptions& options, size_t memory = paje::kSortMemory);
 ReadCounts ReadGenericCsvText(std::string_view text, const std::string& name, Trace& trace,
-                              const paje::SimulatorOptions& options);
+                              const paje::SimulatorOptions& options, size_t memory = paje::kSortMemory);
 
 // True when the first line of `head` is a header naming at least the
 // container, type and time (or start) columns.

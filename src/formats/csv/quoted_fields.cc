@@ -35,6 +35,7 @@ bool QuotedFields::Split(std::string_view line, std::vector<std::string_view>& f
     error = "malformed quoted field: a line break inside quotes";
     return false;
   }
+  texts_.clear();
   for (std::string& f : parsed.fields) fields.push_back(texts_.emplace_back(std::move(f)));
   return true;
 }

@@ -15,11 +15,12 @@ namespace macroscope::csv {
 class QuotedFields {
  public:
   // Appends the fields of `line` to `fields`, their text kept by this
-  // object (valid for its life); false with the problem in `error`.
+  // object until the next Split (a line's fields are used before the next
+  // line is read); false with the problem in `error`.
   bool Split(std::string_view line, std::vector<std::string_view>& fields, std::string& error);
 
  private:
-  std::deque<std::string> texts_;  // stable: the readers' rows point here
+  std::deque<std::string> texts_;  // stable: the line's fields point here
 };
 
 }  // namespace macroscope::csv

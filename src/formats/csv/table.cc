@@ -8,6 +8,68 @@
 
 namespace macroscope::csv {
 
+namespace {
+
+// The messages of a sorted run that cannot be written (run_file.h).
+constexpr const char* kRunPurpose = "reading CSV";
+constexpr const char* kRunNeed = "about four times the file's size";
+
+}  // namespace
+
+Table::Table(Trace& trace, bool levels_given, size_t memory)
+    : levels_given(levels_given),
+      memory(memory),
+      trace_(trace),
+      order_{.states_by_time = !levels_given},
+      rows_(memory / 4, kRunPurpose, kRunNeed, order_) {}
+
+void Table::AddEntity(const TableEntity& e) {
+  const uint64_t key = (static_cast<uint64_t>(e.container) << 32) | e.type;
+  const uint32_t store = store_of_.try_emplace(key, static_cast<uint32_t>(store_of_.size())).first->second;
+  const TableRow row{.entity = e, .index = entity_count_++, .store = store};
+  if (entity_count_ > 1 && !order_(ordered_next_, row)) return rows_.Add(row);
+  ordered_next_ = row;
+  if (ordered_.size() == std::max<size_t>(1, memory / 4 / sizeof(TableRow))) {
+    if (!ordered_file_) ordered_file_ = std::make_unique<RunFile>(kRunPurpose, kRunNeed);
+    ordered_file_->Write(ordered_.data(), ordered_.size() * sizeof(TableRow));
+    ordered_.clear();
+  }
+  ordered_.push_back(row);
+}
+
+bool Table::NextOrdered(TableRow& row) {
+  if (ordered_file_) {
+    if (ordered_file_->Read(&row, sizeof row)) return true;
+    ordered_file_.reset();
+  }
+  if (ordered_read_ == ordered_.size()) {
+    ordered_ = {};  // not held while the simulator calls are replayed
+    ordered_read_ = 0;
+    return false;
+  }
+  row = ordered_[ordered_read_++];
+  return true;
+}
+
+bool Table::NextRow(TableRow& row) {
+  if (entity_count_ == 0) return false;
+  if (!reading_) {
+    reading_ = true;
+    if (ordered_file_) ordered_file_->Rewind();
+    ordered_head_ = NextOrdered(ordered_next_);
+    sorted_head_ = rows_.Next(sorted_next_);
+  }
+  if (ordered_head_ && (!sorted_head_ || order_(ordered_next_, sorted_next_))) {
+    row = ordered_next_;
+    ordered_head_ = NextOrdered(ordered_next_);
+    return true;
+  }
+  if (!sorted_head_) return false;
+  row = sorted_next_;
+  sorted_head_ = rows_.Next(sorted_next_);
+  return true;
+}
+
 void Table::Fail(Source at, std::string_view message) const {
   ThrowAt(files.empty() ? std::string_view("-") : std::string_view(files[at.file]), at.line, message);
 }
@@ -66,11 +128,11 @@ uint32_t Table::AddContainer(TableContainer c) {
 }
 
 uint64_t MapFiles(const std::vector<std::string>& files, std::vector<std::unique_ptr<MappedFile>>& mapped,
-                  const std::function<void(std::string_view, const std::string&)>& add) {
+                  const std::function<void(std::string_view, const std::string&, const MappedFile*)>& add) {
   uint64_t bytes = 0;
   for (const std::string& f : files) {
     mapped.push_back(std::make_unique<MappedFile>(f));
-    add(mapped.back()->bytes(), f);
+    add(mapped.back()->bytes(), f, mapped.back().get());
     bytes += mapped.back()->bytes().size();
   }
   return bytes;
@@ -95,33 +157,71 @@ namespace {
 
 enum class Op : uint8_t { kPush, kPop, kEvent, kVariable, kLinkStart, kLinkEnd, kDestroy };
 
+// One simulator call with all it needs (the sort holds no index into the
+// table's entities, which are not kept), as small as it goes: the calls
+// are sorted, on disk beyond the budget.
 struct Action {
-  double time;     // where it sorts
-  double at;       // the time given to the simulator
-  uint32_t depth;  // destroys: deeper first at one time
+  double time;  // where it sorts
+  double at;    // the time given to the simulator
+  union {
+    double number;   // variables
+    StringId value;  // states, events, links
+  };
+  uint64_t index;  // the entity's table index (a keyless link's key), or the container for kDestroy
+  uint32_t store;  // the entity's (Replay::stores_)
+  uint32_t other;  // links: the start (kLinkStart) or end (kLinkEnd) container; kDestroy: depth
+  StringId key;
+  Source source;
   Op op;
-  uint32_t index;  // entity, or container for kDestroy
+  uint32_t depth() const { return op == Op::kDestroy ? other : 0; }
+};
+
+// One time-ordered replay; at one time entities before destroys, deeper
+// containers first; otherwise the order each store's sequence gave (the
+// sort is stable).
+struct ActionOrder {
+  bool operator()(const Action& a, const Action& b) const {
+    if (a.time != b.time) return a.time < b.time;
+    const uint32_t da = a.depth(), db = b.depth();
+    if (da == 0 || db == 0) return da == 0 && db != 0;
+    return da > db;
+  }
 };
 
 class Replay {
  public:
-  Replay(Table& t, const paje::SimulatorOptions& options) : t_(t), sim_(t.trace(), options) {}
+  Replay(Table& t, const paje::SimulatorOptions& options)
+      : t_(t), sim_(t.trace(), options), actions_(t.memory / 2, kRunPurpose, kRunNeed) {}
   void Run(double last);
 
  private:
   void DefineTypes();
   void CreateContainers();
-  void StoreActions(std::vector<uint32_t>& store);
-  void StateActions(std::vector<uint32_t>& store);
+  void Row(const TableRow& row);
+  void StateRow(const TableRow& row);
+  void StateAction(double time, const TableRow& row, Op op);
+  void PopTo(size_t level);
+  void EndStore();
+  void Add(double time, double at, Op op, const TableRow& row);
   void Apply(const Action& a);
   StringId ContainerId(uint32_t c) const { return c == kNone ? root_ : container_ids_[c]; }
   StringId TypeIdentifier(uint32_t type) const { return type == kNone ? root_ : type_ids_[type]; }
+  uint32_t LinkContainer(uint32_t c) const { return t_.link_containers.empty() ? c : t_.link_containers[c]; }
 
   Table& t_;
   paje::Simulator sim_;
   StringId root_ = kEmptyString;
   std::vector<StringId> type_ids_, container_ids_;
-  std::vector<Action> actions_;
+  struct Store {
+    uint32_t type, container;
+  };
+  std::vector<Store> stores_;  // by TableRow::store
+  // The store being turned into actions: its open states (levels computed
+  // from the ends in `open_`), and the time its actions reached.
+  std::vector<TableRow> stack_;
+  std::vector<double> open_;
+  double now_ = -1e308;
+  ExternalSort<Action, ActionOrder> actions_;
 };
 
 // A rank as an identifier that sorts like the rank ("t00000042").
@@ -168,68 +268,80 @@ void Replay::CreateContainers() {
   }
 }
 
+void Replay::Add(double time, double at, Op op, const TableRow& row) {
+  const TableEntity& e = row.entity;
+  Action a;
+  a.time = time;
+  a.at = at;
+  if (e.kind == TypeKind::kVariable)
+    a.number = e.number;
+  else
+    a.value = e.value;
+  a.index = row.index;
+  a.store = row.store;
+  const uint32_t other = op == Op::kLinkStart ? e.start_container : op == Op::kLinkEnd ? e.end_container : kNone;
+  a.other = other == kNone ? kNone : LinkContainer(other);
+  a.key = e.key;
+  a.source = e.source;
+  a.op = op;
+  actions_.Add(a);
+}
+
 // One (container, type)'s states as push/pop pairs: before a state of
 // level L, the open states above L end; what the stack holds at each step
-// must go forward in time, or the states overlap without nesting.
-void Replay::StateActions(std::vector<uint32_t>& store) {
-  auto& e = t_.entities;
+// must go forward in time, or the states overlap without nesting. The
+// rows come in RowOrder: by time when the levels are computed here.
+void Replay::StateRow(const TableRow& row) {
+  uint32_t level = row.entity.level;
   if (!t_.levels_given) {
-    std::stable_sort(store.begin(), store.end(), [&](uint32_t a, uint32_t b) {
-      return e[a].start < e[b].start || (e[a].start == e[b].start && e[a].end > e[b].end);
-    });
-    std::vector<uint32_t> open;
-    for (uint32_t i : store) {
-      while (!open.empty() && e[open.back()].end <= e[i].start) open.pop_back();
-      e[i].level = static_cast<uint32_t>(open.size());
-      open.push_back(i);
-    }
+    while (!open_.empty() && open_.back() <= row.entity.start) open_.pop_back();
+    level = static_cast<uint32_t>(open_.size());
+    open_.push_back(row.entity.end);
   }
-  std::vector<uint32_t> stack;
-  double now = -1e308;
-  auto at = [&](double time, uint32_t i, Op op) {
-    // pj_dump prints states that end before they start (a pop older than
-    // its push); the simulator takes no pop before the push: it ends where
-    // it starts (docs/csv.md).
-    const bool backwards = op == Op::kPop && t_.levels_given && time < e[i].start;
-    if (backwards) time = std::max(time, now);
-    if (time < now && !backwards) {
-      const TableEntity& culprit = e[op == Op::kPush ? i : stack.back()];
-      t_.Fail(culprit.source, "a state overlapping another of its container and type without nesting in it");
-    }
-    now = std::max(now, time);
-    actions_.push_back({now, time, 0, op, i});
-  };
-  for (uint32_t i : store) {
-    if (e[i].level > stack.size())
-      t_.Fail(e[i].source, "imbrication " + std::to_string(e[i].level) + " but " + std::to_string(stack.size()) +
-                               " state(s) open in its container and type");
-    while (stack.size() > e[i].level) {
-      at(e[stack.back()].end, stack.back(), Op::kPop);
-      stack.pop_back();
-    }
-    at(e[i].start, i, Op::kPush);
-    stack.push_back(i);
-  }
-  while (!stack.empty()) {
-    at(e[stack.back()].end, stack.back(), Op::kPop);
-    stack.pop_back();
+  if (level > stack_.size())
+    t_.Fail(row.entity.source, "imbrication " + std::to_string(level) + " but " + std::to_string(stack_.size()) +
+                                   " state(s) open in its container and type");
+  PopTo(level);
+  StateAction(row.entity.start, row, Op::kPush);
+  stack_.push_back(row);
+}
+
+void Replay::StateAction(double time, const TableRow& row, Op op) {
+  // pj_dump prints states that end before they start (a pop older than
+  // its push); the simulator takes no pop before the push: it ends where
+  // it starts (docs/csv.md).
+  const bool backwards = op == Op::kPop && t_.levels_given && time < row.entity.start;
+  if (backwards) time = std::max(time, now_);
+  if (time < now_ && !backwards)  // a pop is of the stack's top
+    t_.Fail(row.entity.source, "a state overlapping another of its container and type without nesting in it");
+  now_ = std::max(now_, time);
+  Add(now_, time, op, row);
+}
+
+void Replay::PopTo(size_t level) {
+  while (stack_.size() > level) {
+    StateAction(stack_.back().entity.end, stack_.back(), Op::kPop);
+    stack_.pop_back();
   }
 }
 
-void Replay::StoreActions(std::vector<uint32_t>& store) {
-  const TableEntity& first = t_.entities[store.front()];
-  if (first.kind == TypeKind::kState) return StateActions(store);
-  for (uint32_t i : store) {
-    const TableEntity& e = t_.entities[i];
-    switch (e.kind) {
-      case TypeKind::kEvent: actions_.push_back({e.start, e.start, 0, Op::kEvent, i}); break;
-      case TypeKind::kVariable: actions_.push_back({e.start, e.start, 0, Op::kVariable, i}); break;
-      case TypeKind::kLink:
-        actions_.push_back({e.start, e.start, 0, Op::kLinkStart, i});
-        actions_.push_back({e.end, e.end, 0, Op::kLinkEnd, i});
-        break;
-      default: break;
-    }
+void Replay::EndStore() {
+  PopTo(0);
+  open_.clear();
+  now_ = -1e308;
+}
+
+void Replay::Row(const TableRow& row) {
+  const TableEntity& e = row.entity;
+  switch (e.kind) {
+    case TypeKind::kState: StateRow(row); break;
+    case TypeKind::kEvent: Add(e.start, e.start, Op::kEvent, row); break;
+    case TypeKind::kVariable: Add(e.start, e.start, Op::kVariable, row); break;
+    case TypeKind::kLink:
+      Add(e.start, e.start, Op::kLinkStart, row);
+      Add(e.end, e.end, Op::kLinkEnd, row);
+      break;
+    case TypeKind::kContainer: break;
   }
 }
 
@@ -244,28 +356,27 @@ void Replay::Apply(const Action& a) {
     }
     return;
   }
-  const TableEntity& e = t_.entities[a.index];
-  const StringId type = type_ids_[e.type], container = ContainerId(e.container);
+  const StringId type = type_ids_[stores_[a.store].type], container = ContainerId(stores_[a.store].container);
   try {
     switch (a.op) {
-      case Op::kPush: sim_.PushState(a.at, type, container, e.value, {}); break;
+      case Op::kPush: sim_.PushState(a.at, type, container, a.value, {}); break;
       case Op::kPop: sim_.PopState(a.at, type, container, {}); break;
-      case Op::kEvent: sim_.NewEvent(a.at, type, container, e.value, {}); break;
-      case Op::kVariable: sim_.ChangeVariable(VariableOp::kSet, a.at, type, container, e.number, {}); break;
+      case Op::kEvent: sim_.NewEvent(a.at, type, container, a.value, {}); break;
+      case Op::kVariable: sim_.ChangeVariable(VariableOp::kSet, a.at, type, container, a.number, {}); break;
       case Op::kLinkStart:
       case Op::kLinkEnd: {
         // Without a key of its own, the entity's index: no other link has it.
-        const StringId key = e.key != kEmptyString ? e.key : t_.Intern("#" + std::to_string(a.index));
+        const StringId key = a.key != kEmptyString ? a.key : t_.Intern("#" + std::to_string(a.index));
         if (a.op == Op::kLinkStart)
-          sim_.StartLink(a.at, type, container, ContainerId(e.start_container), e.value, key, {});
+          sim_.StartLink(a.at, type, container, ContainerId(a.other), a.value, key, {});
         else
-          sim_.EndLink(a.at, type, container, ContainerId(e.end_container), e.value, key, {});
+          sim_.EndLink(a.at, type, container, ContainerId(a.other), a.value, key, {});
         break;
       }
       case Op::kDestroy: break;
     }
   } catch (const paje::SimulationError& error) {
-    t_.Fail(e.source, error.what());
+    t_.Fail(a.source, error.what());
   }
 }
 
@@ -275,35 +386,34 @@ void Replay::Run(double last) {
   container_ids_.resize(t_.containers.size());
   DefineTypes();
   CreateContainers();
-  // Each (container, type)'s entities, in table order, stores in order of appearance.
-  std::unordered_map<uint64_t, uint32_t> store_of;
-  std::vector<std::vector<uint32_t>> stores;
-  for (uint32_t i = 0; i < t_.entities.size(); ++i) {
-    const TableEntity& e = t_.entities[i];
-    uint64_t key = (static_cast<uint64_t>(e.container) << 32) | e.type;
-    auto [it, added] = store_of.try_emplace(key, static_cast<uint32_t>(stores.size()));
-    if (added) stores.emplace_back();
-    stores[it->second].push_back(i);
+  // Each store's actions in turn, as its rows come (RowOrder).
+  TableRow row;
+  uint32_t store = 0;
+  while (t_.NextRow(row)) {
+    if (row.store != store) EndStore();
+    store = row.store;
+    if (store == stores_.size()) stores_.push_back({row.entity.type, row.entity.container});
+    Row(row);
   }
-  store_of.clear();
-  for (auto& store : stores) StoreActions(store);
-  stores.clear();
+  EndStore();
   for (uint32_t i = 0; i < t_.containers.size(); ++i) {
     const TableContainer& c = t_.containers[i];
     if (c.end < 0 || c.end >= last) continue;
     uint32_t depth = 0;
     for (uint32_t p = c.parent; p != kNone; p = t_.containers[p].parent) ++depth;
-    actions_.push_back({c.end, c.end, depth + 1, Op::kDestroy, i});
+    Action a;
+    a.time = a.at = c.end;
+    a.number = 0;
+    a.index = i;
+    a.store = kNone;
+    a.other = depth + 1;
+    a.key = kEmptyString;
+    a.source = c.source;
+    a.op = Op::kDestroy;
+    actions_.Add(a);
   }
-  // One time-ordered replay; at one time entities before destroys, deeper
-  // containers first; otherwise the order each store's sequence gave.
-  std::stable_sort(actions_.begin(), actions_.end(), [](const Action& a, const Action& b) {
-    if (a.time != b.time) return a.time < b.time;
-    if (a.depth == 0 || b.depth == 0) return a.depth == 0 && b.depth != 0;
-    return a.depth > b.depth;
-  });
-  for (const Action& a : actions_) Apply(a);
-  actions_ = {};
+  Action a;
+  while (actions_.Next(a)) Apply(a);
   try {
     sim_.Finish(last);
   } catch (const paje::SimulationError& e) {
