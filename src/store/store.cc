@@ -20,10 +20,7 @@ bool IsChunkedStore(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char head[12] = {};
   if (!in.read(head, sizeof head) || !LooksLikeStore({head, sizeof head})) return false;
-  const uint32_t version = static_cast<uint8_t>(head[8]) | static_cast<uint32_t>(static_cast<uint8_t>(head[9])) << 8 |
-                           static_cast<uint32_t>(static_cast<uint8_t>(head[10])) << 16 |
-                           static_cast<uint32_t>(static_cast<uint8_t>(head[11])) << 24;
-  return version >= 3;
+  return VersionOf(reinterpret_cast<const uint8_t*>(head)) >= 3;
 }
 
 void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& path) {
@@ -34,10 +31,9 @@ void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& 
 
 StoreStats ReadStore(const std::string& path, Trace& trace, EntitySink* sink, bool description_only) {
   try {
-    {
-      const StoreFile file(path);
-      if (file.version() < 3) return ReadLegacy(file, trace, sink);
-    }
+    // The version from the first bytes: the file is mapped and checked once,
+    // by the reader of its version.
+    if (!IsChunkedStore(path)) return ReadLegacy(StoreFile(path), trace, sink);
     StoreReader reader(path, trace);
     StoreStats stats = reader.stats();
     if (description_only) {

@@ -71,6 +71,12 @@ inline constexpr bool kHelperThread = true;
 // 8 MiB at a time (the decoder reads them again as it goes).
 uint64_t Hash64(const uint8_t* p, size_t n, const MappedFile* file = nullptr, size_t offset = 0);
 
+// The format version in a store's first 12 bytes (after the magic).
+inline uint32_t VersionOf(const uint8_t* head) {
+  return static_cast<uint32_t>(head[8]) | static_cast<uint32_t>(head[9]) << 8 | static_cast<uint32_t>(head[10]) << 16 |
+         static_cast<uint32_t>(head[11]) << 24;
+}
+
 inline void PutU64(std::vector<uint8_t>& out, uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }

@@ -12,8 +12,7 @@ StoreFile::StoreFile(const std::string& path) : path_(path), file_(path) {
   const size_t size = bytes.size();
   if (!LooksLikeStore(bytes)) throw UserError(path + ": not a macroscope store");
   if (size < kHeaderSize) throw UserError(path + ": truncated store");
-  version_ = static_cast<uint32_t>(base_[8]) | static_cast<uint32_t>(base_[9]) << 8 |
-             static_cast<uint32_t>(base_[10]) << 16 | static_cast<uint32_t>(base_[11]) << 24;
+  version_ = VersionOf(base_);
   if (version_ > kStoreVersion)
     throw UserError(path + ": made by a newer macroscope (format version " + std::to_string(version_) + " > " +
                     std::to_string(kStoreVersion) + "); upgrade macroscope or re-import the trace");
