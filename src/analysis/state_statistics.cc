@@ -54,32 +54,21 @@ std::vector<bool> ContainersInScope(const Trace& trace, const StatisticsRequest&
 
 }  // namespace
 
-Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request) {
+Statistics ComputeStatistics(const EntitySource& source, const StatisticsRequest& request) {
+  const Trace& trace = source.trace();
   const auto [start, end] = WindowOf(trace, request);
   const std::vector<bool> in_scope = ContainersInScope(trace, request);
   StatisticsAccumulator rows(start, end);
-  for (const EntityStore& s : trace.stores())
-    if (in_scope[s.container]) rows.Add(EntityChunk::Of(s, 0, s.size()));
+  for (uint32_t k = 0; k < trace.stores().size(); ++k) {
+    const EntityStore& s = trace.stores()[k];
+    if (!in_scope[s.container] || s.kind == TypeKind::kVariable) continue;
+    source.ForEachChunk(k, start, end, [&](const EntityChunk& chunk) { rows.Add(chunk); });
+  }
   return rows.Finish(trace);
 }
 
-Statistics ComputeStatistics(const store::StoreReader& store, const StatisticsRequest& request) {
-  const Trace& trace = store.trace();
-  const auto [start, end] = WindowOf(trace, request);
-  const std::vector<bool> in_scope = ContainersInScope(trace, request);
-  StatisticsAccumulator rows(start, end);
-  EntityStore chunk;
-  std::vector<uint64_t> positions;
-  store::StoreReader::FrameBuffer buffer;
-  for (size_t k = 0; k < store.chunks().size(); ++k) {
-    const store::ChunkEntry& e = store.chunks()[k];
-    // Its zone map: a chunk whose entities all end before the window or
-    // start after it adds nothing (the accumulator decides at the edges).
-    if (!in_scope[trace.stores()[e.store].container] || e.end < start || e.start > end) continue;
-    store.Read(k, chunk, positions, buffer);
-    rows.Add(EntityChunk::Of(chunk, 0, chunk.size()));
-  }
-  return rows.Finish(trace);
+Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request) {
+  return ComputeStatistics(TraceSource(trace), request);
 }
 
 StatisticsRow& StatisticsAccumulator::Row(TypeKind kind, TypeId type, StringId value) {

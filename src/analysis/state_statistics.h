@@ -13,8 +13,8 @@
 #include "analysis/exact_sum.h"
 #include "analysis/table.h"
 #include "model/entity_sink.h"
+#include "model/entity_source.h"
 #include "model/trace.h"
-#include "store/store_reader.h"
 #include "util/recent_answers.h"
 
 namespace macroscope::analysis {
@@ -45,12 +45,12 @@ struct Statistics {
 
 // Throws UserError for an empty window or an unknown container (name or
 // id).
+// Only the chunks whose time range meets the window are read, so a narrow
+// window of a huge store (store/store_source.h) costs its own chunks; the
+// rows are the same whatever the source (exact sums, in any order).
+Statistics ComputeStatistics(const EntitySource& source, const StatisticsRequest& request);
+// The same of a trace in memory.
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
-// The same of a store opened (chunked, store/store_reader.h): only the
-// chunks whose time range meets the window are read, so a narrow window of
-// a huge store costs its own chunks. The rows are the same as the trace's
-// (exact sums, in any order).
-Statistics ComputeStatistics(const store::StoreReader& store, const StatisticsRequest& request);
 
 // The rows of a window [start, end] gathered as entities come: a whole
 // trace store by store (ComputeStatistics) or the chunks a streaming

@@ -46,7 +46,8 @@ std::vector<std::string> MetricNames() {
   return names;
 }
 
-MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
+MicroModel BuildModel(const EntitySource& source, const ModelRequest& request) {
+  const Trace& trace = source.trace();
   if (request.slices < 1) throw UserError("--slices must be at least 1");
   double begin = request.start.value_or(trace.start_time());
   double end = request.end.value_or(trace.end_time());
@@ -59,22 +60,32 @@ MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
   // Store by store over threads: each store feeds its own series, so the
   // model is the same whatever their number.
   ModelAccumulator accumulator(request.metric, Grid(begin, end, request.slices));
-  const std::vector<EntityStore>& stores = trace.stores();
-  accumulator.Reserve(stores.size());
+  const size_t stores = trace.stores().size();
+  accumulator.Reserve(stores);
   const int threads = request.threads == 0 ? DefaultThreadCount() : request.threads;
-  ParallelFor(static_cast<int64_t>(stores.size()), std::max(threads, 1), [&](int64_t index, int) {
-    // In chunks, so that a cancellation is seen within a few milliseconds
-    // however large the store.
-    constexpr size_t kChunk = size_t{1} << 16;
-    const EntityStore& store = stores[index];
-    for (size_t begin = 0; begin < store.size(); begin += kChunk) {
-      ThrowIfCancelled(request.cancel);
-      accumulator.Add(static_cast<uint32_t>(index),
-                      EntityChunk::Of(store, begin, std::min(store.size(), begin + kChunk)));
+  ParallelFor(static_cast<int64_t>(stores), std::max(threads, 1), [&](int64_t index, int) {
+    const auto k = static_cast<uint32_t>(index);
+    // Stores of another kind than the metric's add nothing.
+    if (trace.stores()[k].kind != MetricKind(request.metric)) {
+      accumulator.Close(k);
+      return;
     }
-    accumulator.Close(static_cast<uint32_t>(index));
+    source.ForEachChunk(k, begin, end, [&](const EntityChunk& chunk) {
+      // In parts, so that a cancellation is seen within a few milliseconds
+      // however large the chunk.
+      constexpr size_t kPart = size_t{1} << 16;
+      for (size_t at = 0; at < chunk.size(); at += kPart) {
+        ThrowIfCancelled(request.cancel);
+        accumulator.Add(k, chunk.Sub(at, std::min(kPart, chunk.size() - at)));
+      }
+    });
+    accumulator.Close(k);
   });
   return accumulator.Model(trace, request);
+}
+
+MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
+  return BuildModel(TraceSource(trace), request);
 }
 
 }  // namespace macroscope::analysis

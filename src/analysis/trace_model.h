@@ -12,6 +12,7 @@
 
 #include "analysis/cancellation.h"
 #include "analysis/micro_model.h"
+#include "model/entity_source.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis {
@@ -46,6 +47,9 @@ struct ModelRequest {
 // Throws UserError for a range outside the trace, zero slices, or an
 // unknown type or container in a filter; Cancelled once request.cancel is
 // set.
+// Reads only the chunks that meet the range.
+MicroModel BuildModel(const EntitySource& source, const ModelRequest& request);
+// The same over a trace in memory.
 MicroModel BuildModel(const Trace& trace, const ModelRequest& request);
 
 }  // namespace macroscope::analysis

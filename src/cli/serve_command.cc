@@ -14,10 +14,14 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
 #include "server/server.h"
 #include "server/stop_signals.h"
+#include "store/store.h"
+#include "store/store_source.h"
 #include "util/error.h"
 
 #ifndef MACROSCOPE_WEB_DIST
@@ -38,6 +42,21 @@ struct ServeArgs {
   std::optional<double> p;
   std::optional<int> slices;
   std::string read_after;  // hidden, for tests: the reading starts once this file exists
+  size_t memory = DefaultMemory();  // bytes of decoded chunks a store keeps (--memory)
+
+  // A sixteenth of the machine's memory.
+  static size_t DefaultMemory() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) / 16 : size_t{1} << 30;
+  }
+};
+
+// One served trace and what answers about it: a trace read whole into
+// memory, or a chunked store opened, its chunks read as queries reach them.
+struct ServedData {
+  LoadedTrace loaded;
+  std::optional<TraceSource> in_memory;
+  std::unique_ptr<store::StoreSource> store;
 };
 
 // The query parameters of the workbench's view that --p and --slices ask for.
@@ -57,20 +76,32 @@ std::string InitialView(const ServeArgs& args) {
 // the trace's progress (answered by the trace list), the trace is indexed
 // and published — summarized here, before any request can see it — and
 // only then its line is printed, so that a script reading the output
-// knows the trace is ready.
-void ReadServedTrace(const std::string& file, formats::ReadOptions options, server::ServedTrace& served,
-                     LoadedTrace& out) {
+// knows the trace is ready. A chunked store is opened instead, its
+// description and directory read (docs/store.md): it is ready at once,
+// whatever its size, and holds at most `memory` bytes of decoded chunks.
+void ReadServedTrace(const std::string& file, formats::ReadOptions options, size_t memory,
+                     server::ServedTrace& served, ServedData& out) {
   options.progress = &served.progress();
+  uint64_t events = 0;
+  const auto start = std::chrono::steady_clock::now();
   try {
-    LoadTrace({file}, options, out);
-    out.trace.BuildIndexes();
-    served.Publish(out.trace);
+    if (store::IsChunkedStore(file)) {
+      out.store = std::make_unique<store::StoreSource>(file, memory);
+      events = out.store->reader().stats().events;
+      served.Publish(*out.store);
+    } else {
+      LoadTrace({file}, options, out.loaded);
+      out.loaded.trace.BuildIndexes();
+      events = out.loaded.stats.events;
+      served.Publish(out.in_memory.emplace(out.loaded.trace));
+    }
   } catch (...) {
     served.Fail();
     throw;
   }
+  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
   std::printf("macroscope: read %s (%s, %llu events, %.2f s)\n", file.c_str(), served.format().c_str(),
-              static_cast<unsigned long long>(out.stats.events), out.seconds);
+              static_cast<unsigned long long>(events), seconds.count());
   std::fflush(stdout);
 }
 
@@ -106,8 +137,8 @@ void RunServe(ServeArgs& args) {
   }
   // Writing to a client that went away must not kill the server.
   std::signal(SIGPIPE, SIG_IGN);
-  // A list: LoadedTrace does not move, and the server keeps pointers.
-  std::list<LoadedTrace> loaded;
+  // A list: the server keeps pointers into its elements.
+  std::list<ServedData> loaded;
   std::exception_ptr failure;  // the reading's, rethrown here: its message and exit code as any command's
   {
     server::Server http({served.begin(), served.end()}, args.server);
@@ -125,7 +156,7 @@ void RunServe(ServeArgs& args) {
       try {
         if (!args.read_after.empty()) WaitForFile(args.read_after);
         for (size_t i = 0; i < args.files.size(); ++i) {
-          ReadServedTrace(args.files[i], args.read, *served[i], loaded.emplace_back());
+          ReadServedTrace(args.files[i], args.read, args.memory, *served[i], loaded.emplace_back());
         }
         all_read = &http;
       } catch (...) {
@@ -140,7 +171,7 @@ void RunServe(ServeArgs& args) {
   }
   if (failure) std::rethrow_exception(failure);
   // Taken back whole by the exit: a stop stays quick however large the traces.
-  for (LoadedTrace& trace : loaded) DropAtExit(std::move(trace.trace));
+  for (ServedData& data : loaded) DropAtExit(std::move(data.loaded.trace));
 }
 
 }  // namespace
@@ -183,6 +214,10 @@ void RegisterServeCommand(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")
       ->check(CLI::Range(1, 10000));
+  cmd->add_option("--memory", args->memory,
+                  "Bytes of decoded chunks a chunked store keeps for the next queries (suffixes: KB, MB, GB; "
+                  "default: a sixteenth of the machine's memory)")
+      ->transform(CLI::AsSizeValue(false));
   // Hidden, for tests: the reading starts once this file exists.
   cmd->add_option("--read-after", args->read_after)->group("");
   AddReadOptions(*cmd, args->read);

@@ -12,7 +12,7 @@
 #include "mpi/statistics_reduction.h"
 #include "mpi/world.h"
 #include "store/store.h"
-#include "store/store_reader.h"
+#include "store/store_source.h"
 
 namespace macroscope::cli {
 
@@ -79,10 +79,10 @@ void RegisterStatsCommand(CLI::App& app) {
       return request;
     };
     // A chunked store: only the chunks that meet the window are read.
+    std::optional<store::StoreSource> store;
     if (!stats && args->files.size() == 1 && store::IsChunkedStore(args->files.front())) {
-      loaded = LoadedTrace();
-      const store::StoreReader store(args->files.front(), loaded.trace);
-      stats = analysis::ComputeStatistics(store, request_for(loaded.trace));
+      store.emplace(args->files.front(), store::kScanBudget);
+      stats = analysis::ComputeStatistics(*store, request_for(store->trace()));
     }
     if (!stats) {
       loaded = LoadedTrace();
@@ -90,7 +90,7 @@ void RegisterStatsCommand(CLI::App& app) {
       stats = analysis::ComputeStatistics(loaded.trace, request_for(loaded.trace));
       if (read.share) stats = mpi::ReduceStatistics(*stats, *read.share);
     }
-    const Trace& trace = loaded.trace;
+    const Trace& trace = store ? store->trace() : loaded.trace;
     mpi::OnRoot(world, [&] { Print(args->format, trace, *stats); });
   });
 }

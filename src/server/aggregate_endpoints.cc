@@ -65,17 +65,17 @@ AggregateParams ReadParams(const Trace& trace, const httplib::Request& request) 
 
 }  // namespace
 
-std::string AggregateAnswer(const Trace& trace, size_t trace_id, const httplib::Request& request,
+std::string AggregateAnswer(const EntitySource& source, size_t trace_id, const httplib::Request& request,
                             AggregationCache& cache, int threads, bool with_p,
                             const analysis::Cancellation* cancel) {
-  AggregateParams params = ReadParams(trace, request);
+  AggregateParams params = ReadParams(source.trace(), request);
   params.model.threads = threads;
   params.model.cancel = cancel;
   auto built = cache.Get(
       params.CacheKey(trace_id),
       [&] {
         analysis::MicroModel model =
-            analysis::FilterModel(analysis::BuildModel(trace, params.model), params.types, params.containers);
+            analysis::FilterModel(analysis::BuildModel(source, params.model), params.types, params.containers);
         auto aggregation =
             analysis::MakeAggregation(model, params.spatiotemporal, params.normalize, threads, cancel);
         return std::make_shared<const BuiltAggregation>(std::move(model), std::move(aggregation));

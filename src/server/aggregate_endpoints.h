@@ -18,7 +18,7 @@ namespace macroscope::server {
 // computing qualities (0: one per core). Throws ApiError (or UserError from
 // the analysis) for bad parameters, analysis::Cancelled once `cancel` is
 // set.
-std::string AggregateAnswer(const Trace& trace, size_t trace_id, const httplib::Request& request,
+std::string AggregateAnswer(const EntitySource& source, size_t trace_id, const httplib::Request& request,
                             AggregationCache& cache, int threads, bool with_p,
                             const analysis::Cancellation* cancel);
 

@@ -96,7 +96,7 @@ void ApiRoutes::Register(httplib::Server& http) {
                const size_t id = ReadyIndex(request.matches[1]);
                const auto ticket = watch_.Watch(request);
                try {
-                 return AggregateAnswer(traces_[id]->trace(), id, request, cache_, threads_, with_p,
+                 return AggregateAnswer(traces_[id]->source(), id, request, cache_, threads_, with_p,
                                         ticket->cancellation());
                } catch (const analysis::Cancelled&) {
                  if (!ticket->expired()) throw;
@@ -107,17 +107,19 @@ void ApiRoutes::Register(httplib::Server& http) {
              }));
   }
   http.Get(R"(/api/traces/([^/]+)/stats)", Json([this](const httplib::Request& request) {
-             const Trace& trace = ReadyTrace(request.matches[1]);
+             const EntitySource& source = ReadySource(request.matches[1]);
+             const Trace& trace = source.trace();
              analysis::StatisticsRequest stats;
              stats.start = Number(request, "start");
              stats.end = Number(request, "end");
              stats.container_ids =
                  IdList(request, "containers", static_cast<uint32_t>(trace.containers().size() - 1));
-             return analysis::StatisticsJson(analysis::ComputeStatistics(trace, stats))
+             return analysis::StatisticsJson(analysis::ComputeStatistics(source, stats))
                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
            }));
   http.Get(R"(/api/traces/([^/]+)/window)", Json([this](const httplib::Request& request) {
-             const Trace& trace = ReadyTrace(request.matches[1]);
+             const EntitySource& source = ReadySource(request.matches[1]);
+             const Trace& trace = source.trace();
              WindowRequest window;
              window.start = RequiredNumber(request, "start");
              window.end = RequiredNumber(request, "end");
@@ -128,19 +130,18 @@ void ApiRoutes::Register(httplib::Server& http) {
                  IdList(request, "containers", static_cast<uint32_t>(trace.containers().size() - 1));
              window.types = IdList(request, "types", static_cast<uint32_t>(trace.types().size() - 1));
              window.values = List(request, "values");
-             return WindowJson(trace, window);
+             return WindowJson(source, window);
            }));
   http.Get(R"(/api/traces/([^/]+)/entity/([^/]+))", Json([this](const httplib::Request& request) {
-             const Trace& trace = ReadyTrace(request.matches[1]);
              auto [store, index] = ParseEntityId(request.matches[2]);
-             return EntityJson(trace, store, index);
+             return EntityJson(ReadySource(request.matches[1]), store, index);
            }));
   http.Get(R"(/api/traces/([^/]+)/search)", Json([this](const httplib::Request& request) {
-             const Trace& trace = ReadyTrace(request.matches[1]);
+             const EntitySource& source = ReadySource(request.matches[1]);
              auto query = Text(request, "q");
              if (!query) BadRequest("parameter q is required");
              auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxSearchLimit)).value_or(100);
-             return SearchJson(trace, *query, static_cast<size_t>(limit));
+             return SearchJson(source, *query, static_cast<size_t>(limit));
            }));
   http.Get(R"(/api(/.*)?)", Json([](const httplib::Request& request) -> std::string {
              NotFound("no endpoint " + request.path);

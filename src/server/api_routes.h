@@ -34,7 +34,7 @@ class ApiRoutes {
   // The index `id` names (404 when none); 503 with Retry-After while
   // that trace is still being read, 503 when it could not be read.
   size_t ReadyIndex(const std::string& id) const;
-  const Trace& ReadyTrace(const std::string& id) const { return traces_[ReadyIndex(id)]->trace(); }
+  const EntitySource& ReadySource(const std::string& id) const { return traces_[ReadyIndex(id)]->source(); }
 
   std::vector<std::shared_ptr<const ServedTrace>> traces_;
   int threads_;

@@ -25,8 +25,9 @@ bool Contains(std::string_view haystack, const std::string& lowered_needle) {
 
 }  // namespace
 
-std::pair<uint32_t, uint32_t> ParseEntityId(const std::string& text) {
-  uint32_t store = 0, index = 0;
+std::pair<uint32_t, uint64_t> ParseEntityId(const std::string& text) {
+  uint32_t store = 0;
+  uint64_t index = 0;
   const char* begin = text.data();
   const char* end = begin + text.size();
   auto [colon, ec1] = std::from_chars(begin, end, store);
@@ -36,13 +37,11 @@ std::pair<uint32_t, uint32_t> ParseEntityId(const std::string& text) {
   return {store, index};
 }
 
-std::string EntityJson(const Trace& trace, uint32_t store_index, uint32_t index) {
-  if (store_index >= trace.stores().size() || index >= trace.stores()[store_index].size()) {
-    NotFound("unknown entity " + std::to_string(store_index) + ":" + std::to_string(index));
-  }
-  const EntityStore& s = trace.stores()[store_index];
-  const size_t i = index;
-  auto text_or_null = [&](const std::vector<StringId>& column) {
+namespace {
+
+// The JSON of entity i of chunk `s`, named `id`.
+std::string EntityJson(const Trace& trace, const EntityChunk& s, size_t i, const std::string& id) {
+  auto text_or_null = [&](std::span<const StringId> column) {
     return column.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(trace.Str(column[i]));
   };
   auto container_json = [&](ContainerId c) {
@@ -50,7 +49,7 @@ std::string EntityJson(const Trace& trace, uint32_t store_index, uint32_t index)
     return nlohmann::ordered_json{{"id", c}, {"path", trace.ContainerPath(c)}};
   };
   nlohmann::ordered_json out;
-  out["id"] = std::to_string(store_index) + ":" + std::to_string(index);
+  out["id"] = id;
   out["kind"] = TypeKindName(s.kind);
   out["type"] = {{"id", s.type}, {"name", trace.Str(trace.type(s.type).name)}};
   out["container"] = container_json(s.container);
@@ -64,14 +63,29 @@ std::string EntityJson(const Trace& trace, uint32_t store_index, uint32_t index)
   out["from"] = s.peer_start.empty() ? nlohmann::ordered_json(nullptr) : container_json(s.peer_start[i]);
   out["to"] = s.peer_end.empty() ? nlohmann::ordered_json(nullptr) : container_json(s.peer_end[i]);
   auto fields = nlohmann::ordered_json::array();
-  s.extras.ForEach(i, [&](const ExtraField& f) {
+  s.ForEachField(i, [&](const ExtraField& f) {
     fields.push_back({{"name", trace.Str(f.name)}, {"value", trace.Str(f.value)}});
   });
   out["fields"] = std::move(fields);
   return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::string SearchJson(const Trace& trace, const std::string& query, size_t limit) {
+}  // namespace
+
+std::string EntityJson(const EntitySource& source, uint32_t store_index, uint64_t index) {
+  const Trace& trace = source.trace();
+  std::string text;
+  const std::string id = std::to_string(store_index) + ":" + std::to_string(index);
+  const bool found = store_index < trace.stores().size() &&
+                     source.Find(store_index, index, [&](const EntityChunk& s, size_t i) {
+                       text = EntityJson(trace, s, i, id);
+                     });
+  if (!found) NotFound("unknown entity " + id);
+  return text;
+}
+
+std::string SearchJson(const EntitySource& source, const std::string& query, size_t limit) {
+  const Trace& trace = source.trace();
   if (query.empty() || query.size() > kMaxQueryLength) {
     BadRequest("parameter q must have 1 to " + std::to_string(kMaxQueryLength) + " characters");
   }
@@ -96,22 +110,44 @@ std::string SearchJson(const Trace& trace, const std::string& query, size_t limi
     if (verdict[id] < 0) verdict[id] = Contains(trace.Str(id), needle) ? 1 : 0;
     return verdict[id] == 1;
   };
-  found = 0;
+  // Per store, the matches in the store's order (a store on disk gives its
+  // chunks in file order, and a streamed state may sit in a later chunk):
+  // the first `room + 1` by place are kept in a heap, the last on top.
+  struct Match {
+    uint64_t index;
+    double start, end;
+    StringId value;
+    bool operator<(const Match& other) const { return index < other.index; }
+  };
+  size_t room = limit;
   bool more_entities = false;
-  for (uint32_t index = 0; index < trace.stores().size() && !more_entities; ++index) {
-    const EntityStore& s = trace.stores()[index];
-    if (s.value.empty()) continue;
-    for (uint32_t i = 0; i < s.size(); ++i) {
-      if (!matches(s.value[i])) continue;
-      if (found++ == limit) {
-        more_entities = true;
-        break;
+  std::vector<Match> heap;
+  for (uint32_t k = 0; k < trace.stores().size() && !more_entities; ++k) {
+    const EntityStore& store = trace.stores()[k];
+    if (store.kind == TypeKind::kVariable) continue;
+    heap.clear();
+    source.ForEachChunk(k, [&](const EntityChunk& s) {
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (!matches(s.value[i])) continue;
+        const Match m{s.index + i, s.start[i], s.End(i), s.value[i]};
+        if (heap.size() == room + 1) {
+          if (!(m < heap.front())) continue;
+          std::pop_heap(heap.begin(), heap.end());
+          heap.pop_back();
+        }
+        heap.push_back(m);
+        std::push_heap(heap.begin(), heap.end());
       }
-      w.BeginObject().Key("id").String(std::to_string(index) + ":" + std::to_string(i));
-      w.Key("start").Number(s.start[i]).Key("end").Number(s.End(i));
-      w.Key("value").String(trace.Str(s.value[i]));
-      w.Key("container").Integer(s.container).Key("type").Integer(s.type).EndObject();
+    });
+    std::sort_heap(heap.begin(), heap.end());
+    more_entities = heap.size() > room;
+    for (size_t m = 0; m < heap.size() && m < room; ++m) {
+      w.BeginObject().Key("id").String(std::to_string(k) + ":" + std::to_string(heap[m].index));
+      w.Key("start").Number(heap[m].start).Key("end").Number(heap[m].end);
+      w.Key("value").String(trace.Str(heap[m].value));
+      w.Key("container").Integer(store.container).Key("type").Integer(store.type).EndObject();
     }
+    room -= std::min(room, heap.size());
   }
   w.EndArray().Key("truncated").Bool(truncated || more_entities).EndObject();
   return w.Take();

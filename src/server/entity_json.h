@@ -5,22 +5,23 @@
 #include <cstdint>
 #include <string>
 
-#include "model/trace.h"
+#include "model/entity_source.h"
 
 namespace macroscope::server {
 
 // Every field of entity `index` of store `store`; throws ApiError 404 when
 // there is no such entity.
-std::string EntityJson(const Trace& trace, uint32_t store, uint32_t index);
+std::string EntityJson(const EntitySource& source, uint32_t store, uint64_t index);
 
 // "S:I" as found in a path; throws ApiError 404 when it is not of that form.
-std::pair<uint32_t, uint32_t> ParseEntityId(const std::string& text);
+std::pair<uint32_t, uint64_t> ParseEntityId(const std::string& text);
 
 inline constexpr size_t kMaxSearchLimit = 1000;
 inline constexpr size_t kMaxQueryLength = 200;
 
 // Entities whose value contains `query` and containers whose name does,
-// case-insensitively (ASCII), at most `limit` of each.
-std::string SearchJson(const Trace& trace, const std::string& query, size_t limit);
+// case-insensitively (ASCII), at most `limit` of each. Entities are looked
+// for store by store, chunk by chunk, until `limit` are found.
+std::string SearchJson(const EntitySource& source, const std::string& query, size_t limit);
 
 }  // namespace macroscope::server

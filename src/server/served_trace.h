@@ -14,8 +14,10 @@
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "analysis/trace_summary.h"
+#include "model/entity_source.h"
 #include "model/trace.h"
 #include "util/progress_line.h"
 
@@ -40,19 +42,23 @@ class ServedTrace {
   Progress& progress() { return progress_; }
   const Progress& progress() const { return progress_; }
 
-  // `trace`, read and indexed (Trace::BuildIndexes), is ready: summarizes
-  // it on the calling thread — before anyone may ask — then publishes it.
-  // It must stay alive and unchanged for the life of the server.
-  void Publish(const Trace& trace) {
-    summary_ = analysis::SummarizeTrace(trace);
-    trace_ = &trace;
+  // `source` is ready (a trace read and indexed, or a store opened):
+  // summarizes it on the calling thread — before anyone may ask — then
+  // publishes it. It must stay alive and unchanged for the life of the
+  // server.
+  void Publish(const EntitySource& source) {
+    std::vector<uint64_t> sizes(source.trace().stores().size());
+    for (uint32_t k = 0; k < sizes.size(); ++k) sizes[k] = source.size(k);
+    summary_ = analysis::SummarizeTrace(source.trace(), sizes);
+    source_ = &source;
     state_.store(State::kReady, std::memory_order_release);
   }
   void Fail() { state_.store(State::kFailed, std::memory_order_release); }
 
   State state() const { return state_.load(std::memory_order_acquire); }
   // Only once state() is kReady.
-  const Trace& trace() const { return *trace_; }
+  const EntitySource& source() const { return *source_; }
+  const Trace& trace() const { return source_->trace(); }
   const analysis::TraceSummary& summary() const { return summary_; }
 
  private:
@@ -60,7 +66,7 @@ class ServedTrace {
   const std::string format_;
   Progress progress_;
   // Written once, by Publish(), before state_ says kReady.
-  const Trace* trace_ = nullptr;
+  const EntitySource* source_ = nullptr;
   analysis::TraceSummary summary_;
   std::atomic<State> state_{State::kLoading};
 };

@@ -1,6 +1,7 @@
 #include "server/window.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -15,6 +16,26 @@ namespace macroscope::server {
 
 namespace {
 
+// An entity of the answer, copied out of its chunk (which a store read
+// lazily may let go before the answer is written).
+struct Item {
+  uint64_t index = 0;  // its place in its store
+  double start = 0, end = 0, number = 0;
+  uint32_t store = 0;
+  StringId value = kEmptyString;
+  ContainerId from = kNone, to = kNone;
+  uint16_t level = 0;
+
+  bool operator<(const Item& other) const {
+    return store != other.store ? store < other.store : index < other.index;
+  }
+
+  static Item Of(const EntityChunk& c, size_t i) {
+    return {c.index + i, c.start[i], c.End(i), c.Number(i), c.store, c.Value(i), c.PeerStart(i), c.PeerEnd(i),
+            c.Level(i)};
+  }
+};
+
 // Weight of one value inside a summary: its time (0 for events) and count.
 struct Tally {
   StringId value;
@@ -25,16 +46,24 @@ struct Tally {
 // What one pixel column of one level of a row gathers.
 struct Cell {
   uint64_t count = 0;  // entities merged (not items)
-  int items = 0;       // items started in this column
+  int items = 0;       // items started in this column: held[0, items)
+  // The first items in store order, whatever order the entities came in
+  // (a longer one that comes later but lies earlier takes the place of
+  // the last, which is merged).
+  std::array<Item, kMaxItemsPerColumn> held;
   double start = 0, end = 0;
   double min = 0, max = 0;        // variables
-  uint32_t store = 0, index = 0;  // the first merged entity, for one alone in its column
+  Item first;                     // the first merged entity, for one alone in its column
   std::vector<Tally> tallies;     // keeps its capacity from row to row
 
   StringId Dominant() const {
     const Tally* best = nullptr;
     for (const Tally& t : tallies) {
-      if (!best || t.time > best->time || (t.time == best->time && t.count > best->count)) best = &t;
+      // Ties go to the most entities, then the first value interned: the
+      // same whatever order the entities came in.
+      if (!best || t.time > best->time ||
+          (t.time == best->time && (t.count > best->count || (t.count == best->count && t.value < best->value))))
+        best = &t;
     }
     return best ? best->value : kEmptyString;
   }
@@ -44,11 +73,6 @@ struct Cell {
   BadRequest("the window needs more than " + std::to_string(kMaxPrimitives) +
              " items and summaries: ask for fewer containers or a smaller width");
 }
-
-struct Item {
-  uint32_t store;
-  uint32_t index;
-};
 
 struct Summary {
   uint16_t level;
@@ -74,13 +98,13 @@ struct LevelCells {
 // Links of the window, grouped by the row they are answered in.
 struct LinkRef {
   ContainerId row;
-  uint32_t store, index;
+  Item link;
 };
 
 class WindowBuilder {
  public:
-  WindowBuilder(const Trace& trace, const WindowRequest& request)
-      : trace_(trace),
+  WindowBuilder(const EntitySource& source, const WindowRequest& request)
+      : source_(source),
         request_(request),
         pixel_((request.end - request.start) / request.width),
         per_pixel_(request.width / (request.end - request.start)) {}
@@ -93,9 +117,9 @@ class WindowBuilder {
 
   // The row of one store (states, events, variables).
   void AddStore(uint32_t store_index) {
-    const EntityStore& s = trace_.stores()[store_index];
-    ForEachInWindow(s, [&](uint32_t i) {
-      if (KeepValue(s, i)) Add(s, store_index, i);
+    const EntityStore& s = source_.trace().stores()[store_index];
+    ForEachInWindow(store_index, [&](const EntityChunk& c, size_t i) {
+      if (KeepValue(c, i)) Add(s.kind, Item::Of(c, i));
     });
     CloseRow(s.container, s.type, s.kind);
   }
@@ -103,11 +127,11 @@ class WindowBuilder {
   // Links go to the row of their start container (when it is asked for and
   // lies in [first, last)).
   void CollectLinks(uint32_t store_index, const std::vector<bool>& selected, ContainerId first, ContainerId last) {
-    const EntityStore& s = trace_.stores()[store_index];
-    ForEachInWindow(s, [&](uint32_t i) {
-      if (!KeepValue(s, i)) return;
-      const ContainerId row = s.peer_start[i] < selected.size() ? s.peer_start[i] : s.container;
-      if (selected[row] && row >= first && row < last) links_[s.type].push_back({row, store_index, i});
+    const EntityStore& s = source_.trace().stores()[store_index];
+    ForEachInWindow(store_index, [&](const EntityChunk& c, size_t i) {
+      if (!KeepValue(c, i)) return;
+      const ContainerId row = c.peer_start[i] < selected.size() ? c.peer_start[i] : s.container;
+      if (selected[row] && row >= first && row < last) links_[s.type].push_back({row, Item::Of(c, i)});
     });
   }
 
@@ -117,7 +141,7 @@ class WindowBuilder {
       for (size_t begin = 0; begin < refs.size();) {
         size_t end = begin;
         while (end < refs.size() && refs[end].row == refs[begin].row) {
-          Add(trace_.stores()[refs[end].store], refs[end].store, refs[end].index);
+          Add(TypeKind::kLink, refs[end].link);
           ++end;
         }
         CloseRow(refs[begin].row, type, TypeKind::kLink);
@@ -148,41 +172,43 @@ class WindowBuilder {
   size_t primitives() const { return primitives_; }
 
  private:
-  // Calls f(i) for every entity of `s` that intersects the window. A window
-  // that covers much of the store reads it in order (sequential memory
-  // beats the index's tree walk there); a narrow one asks the index.
+  // Calls f(chunk, i) for every entity of store `k` that intersects the
+  // window. A store in memory with an index, asked for a narrow window,
+  // asks its index; otherwise the chunks that meet the window are read in
+  // order (in memory, sequential reading beats the index's tree walk when
+  // the window covers much of the store).
   template <class F>
-  void ForEachInWindow(const EntityStore& s, F&& f) const {
+  void ForEachInWindow(uint32_t k, F&& f) const {
     const double t1 = request_.start, t2 = request_.end;
-    if (s.size() < 4096 || !s.index.size()) {
-      Scan(s, t1, t2, f);
+    const Trace& trace = source_.trace();
+    const EntityStore* s = source_.in_memory(k);
+    const double extent = trace.end_time() - trace.start_time();
+    if (s && s->size() >= 4096 && s->index.size() && !(extent > 0 && (t2 - t1) * 4 >= extent)) {
+      EntityChunk whole = EntityChunk::Of(*s, 0, s->size());
+      whole.store = k;
+      for (uint32_t i : s->index.Query(t1, t2)) f(whole, i);
       return;
     }
-    const double extent = trace_.end_time() - trace_.start_time();
-    if (extent > 0 && (t2 - t1) * 4 >= extent) {
-      Scan(s, t1, t2, f);
-    } else {
-      for (uint32_t i : s.index.Query(t1, t2)) f(i);
-    }
+    source_.ForEachChunk(k, t1, t2, [&](const EntityChunk& c) { Scan(c, t1, t2, f); });
   }
 
   template <class F>
-  static void Scan(const EntityStore& s, double t1, double t2, F&& f) {
-    const size_t n = s.size();
-    if (s.end.empty()) {
-      for (uint32_t i = 0; i < n; ++i)
-        if (s.start[i] >= t1 && s.start[i] <= t2) f(i);
+  static void Scan(const EntityChunk& c, double t1, double t2, F&& f) {
+    const size_t n = c.size();
+    if (c.end.empty()) {
+      for (size_t i = 0; i < n; ++i)
+        if (c.start[i] >= t1 && c.start[i] <= t2) f(c, i);
       return;
     }
-    for (uint32_t i = 0; i < n; ++i) {
-      const double a = s.start[i], b = s.end[i];
-      if (std::min(a, b) <= t2 && std::max(a, b) >= t1) f(i);
+    for (size_t i = 0; i < n; ++i) {
+      const double a = c.start[i], b = c.end[i];
+      if (std::min(a, b) <= t2 && std::max(a, b) >= t1) f(c, i);
     }
   }
 
-  bool KeepValue(const EntityStore& s, uint32_t i) const {
-    if (!filter_values_ || s.kind == TypeKind::kVariable) return true;
-    return std::binary_search(values_.begin(), values_.end(), s.value[i]);
+  bool KeepValue(const EntityChunk& c, size_t i) const {
+    if (!filter_values_ || c.kind == TypeKind::kVariable) return true;
+    return std::binary_search(values_.begin(), values_.end(), c.value[i]);
   }
 
   int Column(double t) const {
@@ -197,36 +223,51 @@ class WindowBuilder {
     return l;
   }
 
-  void Add(const EntityStore& s, uint32_t store, uint32_t i) {
-    const double a = std::min(s.start[i], s.End(i));
-    const double b = std::max(s.start[i], s.End(i));
-    const uint16_t level = s.kind == TypeKind::kState ? s.level[i] : 0;
+  void Add(TypeKind kind, const Item& e) {
+    const double a = std::min(e.start, e.end);
+    const double b = std::max(e.start, e.end);
+    const uint16_t level = kind == TypeKind::kState ? e.level : 0;
     const int column = Column(a);
     LevelCells& l = Level(level);
     used_levels_ = std::max<size_t>(used_levels_, level + 1);
     Cell& cell = l.cells[column];
     if (cell.count == 0 && cell.items == 0) l.touched.push_back(column);
-    if (s.kind != TypeKind::kEvent && b - a >= pixel_ && cell.items < kMaxItemsPerColumn) {
-      ++cell.items;
-      items_.push_back({store, i});
-      return;
+    if (kind != TypeKind::kEvent && b - a >= pixel_) {
+      if (cell.items < kMaxItemsPerColumn) {
+        cell.held[cell.items++] = e;
+        return;
+      }
+      Item* last = std::max_element(cell.held.begin(), cell.held.end());
+      if (e < *last) {
+        const Item later = std::exchange(*last, e);
+        Merge(kind, cell, later);
+        return;
+      }
     }
+    Merge(kind, cell, e);
+  }
+
+  // Adds `e` to the cell's summary.
+  static void Merge(TypeKind kind, Cell& cell, const Item& e) {
+    const double a = std::min(e.start, e.end);
+    const double b = std::max(e.start, e.end);
     if (cell.count == 0) {
       cell.start = a;
       cell.end = b;
-      cell.store = store;
-      cell.index = i;
-      if (s.kind == TypeKind::kVariable) cell.min = cell.max = s.number[i];
+      cell.first = e;
+      if (kind == TypeKind::kVariable) cell.min = cell.max = e.number;
+    } else if (e < cell.first) {
+      cell.first = e;  // the first in store order, whatever order they came in
     }
     ++cell.count;
     cell.start = std::min(cell.start, a);
     cell.end = std::max(cell.end, b);
-    if (s.kind == TypeKind::kVariable) {
-      cell.min = std::min(cell.min, s.number[i]);
-      cell.max = std::max(cell.max, s.number[i]);
+    if (kind == TypeKind::kVariable) {
+      cell.min = std::min(cell.min, e.number);
+      cell.max = std::max(cell.max, e.number);
       return;
     }
-    const StringId value = s.value[i];
+    const StringId value = e.value;
     for (Tally& t : cell.tallies) {
       if (t.value == value) {
         t.time += b - a;
@@ -243,15 +284,14 @@ class WindowBuilder {
   void CloseRow(ContainerId container, TypeId type, TypeKind kind) {
     Row row;
     row.kind = kind;
-    row.items = std::move(items_);
-    items_.clear();
     for (size_t level = 0; level < used_levels_; ++level) {
       LevelCells& l = levels_[level];
       std::sort(l.touched.begin(), l.touched.end());
       for (int column : l.touched) {
         Cell& cell = l.cells[column];
+        row.items.insert(row.items.end(), cell.held.begin(), cell.held.begin() + cell.items);
         if (cell.count == 1 && (kind == TypeKind::kEvent || kind == TypeKind::kLink)) {
-          row.items.push_back({cell.store, cell.index});
+          row.items.push_back(cell.first);
         } else if (cell.count > 0) {
           row.summaries.push_back({static_cast<uint16_t>(level), cell.start, cell.end, cell.min, cell.max,
                                    cell.count, kind == TypeKind::kVariable ? kEmptyString : cell.Dominant()});
@@ -264,6 +304,9 @@ class WindowBuilder {
     }
     used_levels_ = 0;
     if (row.items.empty() && row.summaries.empty()) return;
+    // In store order: the same answer whether the entities came from an
+    // index, a scan, or chunks read in file order.
+    std::sort(row.items.begin(), row.items.end());
     primitives_ += row.items.size() + row.summaries.size();
     if (primitives_ > kMaxPrimitives) TooManyPrimitives();
     Account(row);
@@ -275,7 +318,7 @@ class WindowBuilder {
     shown_ += row.items.size();
     for (const Summary& summary : row.summaries) hidden_ += summary.count;
     if (row.kind == TypeKind::kVariable) return;
-    for (const Item& item : row.items) UseValue(trace_.stores()[item.store].value[item.index]);
+    for (const Item& item : row.items) UseValue(item.value);
     for (const Summary& summary : row.summaries) UseValue(summary.value);
   }
 
@@ -290,19 +333,17 @@ class WindowBuilder {
 
   // [id, start, (end), value index or number, (level), (from, to)]: the
   // fields of the entity's kind, in the order of docs/serve.md.
-  void WriteItem(JsonWriter& w, TypeKind kind, const Item& item, const std::vector<uint32_t>& index_of) const {
-    const EntityStore& s = trace_.stores()[item.store];
-    const uint32_t i = item.index;
-    char id[24];
-    w.BeginArray().String(EntityId(item.store, i, id)).Number(s.start[i]);
-    if (kind != TypeKind::kEvent) w.Number(s.end[i]);
+  static void WriteItem(JsonWriter& w, TypeKind kind, const Item& item, const std::vector<uint32_t>& index_of) {
+    char id[32];
+    w.BeginArray().String(EntityId(item.store, item.index, id)).Number(item.start);
+    if (kind != TypeKind::kEvent) w.Number(item.end);
     if (kind == TypeKind::kVariable) {
-      w.Number(s.number[i]);
+      w.Number(item.number);
     } else {
-      w.Integer(index_of[s.value[i]]);
+      w.Integer(index_of[item.value]);
     }
-    if (kind == TypeKind::kState) w.Integer(s.level[i]);
-    if (kind == TypeKind::kLink) w.Integer(s.peer_start[i]).Integer(s.peer_end[i]);
+    if (kind == TypeKind::kState) w.Integer(item.level);
+    if (kind == TypeKind::kLink) w.Integer(item.from).Integer(item.to);
     w.EndArray();
   }
 
@@ -319,15 +360,15 @@ class WindowBuilder {
     w.Integer(static_cast<int64_t>(summary.count)).EndArray();
   }
 
-  // "S:I" in `buffer`, without allocating (a uint32_t has at most 10 digits).
-  static std::string_view EntityId(uint32_t store, uint32_t index, char (&buffer)[24]) {
+  // "S:I" in `buffer`, without allocating (at most 10 + 1 + 20 characters).
+  static std::string_view EntityId(uint32_t store, uint64_t index, char (&buffer)[32]) {
     char* end = std::to_chars(buffer, buffer + 10, store).ptr;
     *end++ = ':';
     end = std::to_chars(end, buffer + sizeof buffer, index).ptr;
     return {buffer, static_cast<size_t>(end - buffer)};
   }
 
-  const Trace& trace_;
+  const EntitySource& source_;
   const WindowRequest& request_;
   const double pixel_;
   const double per_pixel_;  // 1 / pixel_, so that a column costs no division
@@ -335,7 +376,6 @@ class WindowBuilder {
   std::vector<StringId> values_;
   std::vector<LevelCells> levels_;
   size_t used_levels_ = 0;
-  std::vector<Item> items_;
   std::map<TypeId, std::vector<LinkRef>> links_;
   std::map<std::pair<ContainerId, TypeId>, Row> rows_;
   size_t primitives_ = 0;
@@ -419,7 +459,8 @@ std::vector<bool> Selected(size_t size, const std::vector<uint32_t>& ids, const 
   return selected;
 }
 
-Plan MakePlan(const Trace& trace, const WindowRequest& request) {
+Plan MakePlan(const EntitySource& source, const WindowRequest& request) {
+  const Trace& trace = source.trace();
   Plan plan;
   plan.selected = Selected(trace.containers().size(), request.containers, "container");
   const std::vector<bool> kept_types = Selected(trace.types().size(), request.types, "type");
@@ -432,7 +473,7 @@ Plan MakePlan(const Trace& trace, const WindowRequest& request) {
       plan.links.push_back(index);
     } else if (plan.selected[s.container]) {
       plan.stores.push_back(index);
-      entities += s.size();
+      entities += source.size(index);
     }
   }
   std::stable_sort(plan.stores.begin(), plan.stores.end(), [&](uint32_t a, uint32_t b) {
@@ -448,7 +489,7 @@ Plan MakePlan(const Trace& trace, const WindowRequest& request) {
       plan.part_begin.push_back(k);
       plan.first_container.push_back(s.container);
     }
-    done += s.size();
+    done += source.size(plan.stores[k]);
   }
   plan.part_begin.push_back(plan.stores.size());
   plan.first_container.push_back(static_cast<ContainerId>(trace.containers().size()));
@@ -456,7 +497,8 @@ Plan MakePlan(const Trace& trace, const WindowRequest& request) {
 }
 
 // Each part's rows, gathered by one thread each.
-std::vector<WindowBuilder> Gather(const Trace& trace, const WindowRequest& request, const Plan& plan) {
+std::vector<WindowBuilder> Gather(const EntitySource& source, const WindowRequest& request, const Plan& plan) {
+  const Trace& trace = source.trace();
   std::vector<StringId> values;
   for (const auto& name : request.values) {
     StringId id = trace.strings().Find(name);
@@ -464,7 +506,7 @@ std::vector<WindowBuilder> Gather(const Trace& trace, const WindowRequest& reque
   }
   std::vector<WindowBuilder> builders;
   builders.reserve(plan.parts());
-  for (int part = 0; part < plan.parts(); ++part) builders.emplace_back(trace, request).SetValueFilter(values);
+  for (int part = 0; part < plan.parts(); ++part) builders.emplace_back(source, request).SetValueFilter(values);
   analysis::ParallelFor(plan.parts(), plan.parts(), [&](int64_t part, int) {
     WindowBuilder& builder = builders[part];
     for (size_t k = plan.part_begin[part]; k < plan.part_begin[part + 1]; ++k) builder.AddStore(plan.stores[k]);
@@ -505,14 +547,14 @@ std::string Write(const Trace& trace, const WindowRequest& request, const std::v
 
 }  // namespace
 
-std::string WindowJson(const Trace& trace, const WindowRequest& request) {
+std::string WindowJson(const EntitySource& source, const WindowRequest& request) {
   if (!(request.start < request.end)) BadRequest("start must be before end");
   if (request.width < 1 || request.width > kMaxWidth) {
     BadRequest("width must be in [1, " + std::to_string(kMaxWidth) + "]");
   }
   if (!((request.end - request.start) / request.width > 0)) BadRequest("the window is too narrow");
-  const Plan plan = MakePlan(trace, request);
-  return Write(trace, request, Gather(trace, request, plan));
+  const Plan plan = MakePlan(source, request);
+  return Write(source.trace(), request, Gather(source, request, plan));
 }
 
 }  // namespace macroscope::server

@@ -13,8 +13,11 @@
 // window is counted once, in `shown` or in `hidden`.
 //
 // Cost: a window over a quarter of the trace or more reads each store in
-// memory order (a sequential pass beats the index's tree walk when most
-// entities qualify); a narrower one asks the interval index, O(log n + k).
+// order (a sequential pass beats the index's tree walk when most entities
+// qualify); a narrower one asks the interval index, O(log n + k), of a
+// store in memory, or reads the chunks of a store on disk whose time range
+// meets the window (model/entity_source.h). Entities are copied out of
+// their chunks into the answer's items, so a chunk may go once read.
 // Cells are reused from row to row and only touched ones are reset, so the
 // answer costs O(k + primitives), and holds O(width x levels) primitives
 // per row whatever k is. Rows over many entities are split into runs of
@@ -31,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "model/entity_source.h"
 #include "model/trace.h"
 
 namespace macroscope::server {
@@ -53,6 +57,6 @@ inline constexpr size_t kMaxPrimitives = 1'000'000;
 // The JSON answer. Throws ApiError: 400 for a bad window (start >= end,
 // width out of range, too many primitives), 404 for an unknown container
 // or type.
-std::string WindowJson(const Trace& trace, const WindowRequest& request);
+std::string WindowJson(const EntitySource& source, const WindowRequest& request);
 
 }  // namespace macroscope::server

@@ -133,29 +133,37 @@ void StoreReader::ReadAll() {
     }
 }
 
+EntityChunk StoreReader::View(size_t k, const EntityStore& decoded) const {
+  const ChunkEntry& e = directory_.chunks[k];
+  EntityChunk whole = EntityChunk::Of(decoded, 0, decoded.size());
+  whole.store = e.store;
+  whole.type_name = trace_.type(decoded.type).name;
+  whole.container_name = trace_.container(decoded.container).name;
+  whole.index = e.first;
+  return whole;
+}
+
 void StoreReader::Stream(EntitySink& sink) {
   EntityStore chunk;
   std::vector<uint64_t> positions;
   FrameBuffer buffer;
   for (size_t k = 0; k < directory_.chunks.size(); ++k) {
     Read(k, chunk, positions, buffer);
-    const ChunkEntry& e = directory_.chunks[k];
-    EntityChunk whole = EntityChunk::Of(chunk, 0, chunk.size());
-    whole.store = e.store;
-    whole.type_name = trace_.type(chunk.type).name;
-    whole.container_name = trace_.container(chunk.container).name;
-    whole.index = e.first;
-    if (positions.empty()) {
-      sink.Completed(trace_, whole);
-      continue;
-    }
-    // Runs of contiguous positions: a chunk's entities are contiguous.
-    for (size_t begin = 0, end; begin < positions.size(); begin = end) {
-      for (end = begin + 1; end < positions.size() && positions[end] == positions[end - 1] + 1;) ++end;
-      EntityChunk run = whole.Sub(begin, end - begin);
-      run.index = positions[begin];
-      sink.Completed(trace_, run);
-    }
+    ForEachRun(View(k, chunk), positions, [&](const EntityChunk& run) { sink.Completed(trace_, run); });
+  }
+}
+
+void ForEachRun(const EntityChunk& whole, std::span<const uint64_t> positions,
+                const std::function<void(const EntityChunk&)>& f) {
+  if (positions.empty()) {
+    f(whole);
+    return;
+  }
+  for (size_t begin = 0, end; begin < positions.size(); begin = end) {
+    for (end = begin + 1; end < positions.size() && positions[end] == positions[end - 1] + 1;) ++end;
+    EntityChunk run = whole.Sub(begin, end - begin);
+    run.index = positions[begin];
+    f(run);
   }
 }
 

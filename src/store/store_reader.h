@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,9 @@ class StoreReader {
   // into `positions` (emptied otherwise). Checks its frame's hash first:
   // a corrupt chunk is a UserError naming the file and the chunk.
   void Read(size_t k, EntityStore& into, std::vector<uint64_t>& positions, FrameBuffer& buffer) const;
+  // Chunk `k`, decoded into `decoded` (by Read), as the view consumers
+  // take: store, names and place set.
+  EntityChunk View(size_t k, const EntityStore& decoded) const;
   // Every entity into the trace's stores, in their order (two threads).
   void ReadAll();
   // Every entity to `sink`, chunk by chunk in file order (each handed as
@@ -61,5 +66,11 @@ class StoreReader {
   ChunkDirectory directory_;
   std::vector<uint64_t> sizes_;  // by store
 };
+
+// f(run) for each run of contiguous places of `whole` (a chunk's view,
+// its index the chunk's first place), given each entity's place in
+// `positions`; f(whole) once when `positions` is empty.
+void ForEachRun(const EntityChunk& whole, std::span<const uint64_t> positions,
+                const std::function<void(const EntityChunk&)>& f);
 
 }  // namespace macroscope::store
