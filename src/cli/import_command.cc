@@ -19,6 +19,7 @@ struct ImportArgs {
   formats::ReadOptions read;
   std::string output;
   bool quiet = false;
+  uint64_t max_pending = store::kMaxPending;  // hidden, for tests: a small one makes the writer spill
 };
 
 void RunImport(const ImportArgs& args) {
@@ -30,7 +31,7 @@ void RunImport(const ImportArgs& args) {
   // One process: the reader hands its entities to the store writer as it
   // completes them, so the trace is never held whole (docs/store.md).
   if (mpi::Launched() == nullptr) {
-    store::StoreWriter writer(output);
+    store::StoreWriter writer(output, args.max_pending);
     formats::ReadOptions read = args.read;
     read.sink = &writer;
     Trace trace;
@@ -64,6 +65,9 @@ void RegisterImportCommand(CLI::App& app) {
       ->required();
   cmd->add_option("-o,--output", args->output, "The store to write (default: TRACE.mstore beside the trace)");
   cmd->add_flag("-q,--quiet", args->quiet, "Do not print the store's name");
+  // Hidden, for tests: entities pending over all stores before they are
+  // set aside on disk (store/store_writer.h).
+  cmd->add_option("--max-pending", args->max_pending)->group("")->check(CLI::Range(uint64_t{1}, store::kMaxPending));
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] { RunImport(*args); });
 }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -112,6 +113,12 @@ void WaitForFile(const std::string& file) {
 }
 
 void RunServe(ServeArgs& args) {
+  // A served store's decoded chunks come and go, freed on other threads
+  // than those that made them: blocks from this size on are mapped and
+  // unmapped at once (a fixed threshold, where glibc would raise it as
+  // blocks are freed), so that what the cache lets go goes back to the
+  // system instead of piling up in per-thread arenas.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   if (args.token_option->count() > 0) args.server.token = args.token;
   // Watched from the start, before any thread (the reader's, the server's)
   // exists. While a trace is still being read, a signal ends the command

@@ -156,7 +156,7 @@ ChunkDirectory ReadDirectory(In in, const std::vector<uint64_t>& store_sizes, co
     // An entity takes at least a byte of its chunk (its start). A chunk
     // with places has them checked as they are decoded.
     const bool contiguous = (e.columns & kHasPositions) == 0;
-    if (e.count == 0 || e.count > kChunkEntities || e.count > e.size || e.first >= size ||
+    if (e.count == 0 || e.count > kMaxChunkEntities || e.count > e.size || e.first >= size ||
         (contiguous && e.count > size - e.first) ||
         (e.columns & ~kAllColumns) != 0 || e.offset > d.frames[e.frame].raw ||
         e.size > d.frames[e.frame].raw - e.offset)
@@ -165,6 +165,20 @@ ChunkDirectory ReadDirectory(In in, const std::vector<uint64_t>& store_sizes, co
   }
   in.ExpectDone();
   return d;
+}
+
+void ForEachRun(const EntityChunk& whole, std::span<const uint64_t> positions,
+                const std::function<void(const EntityChunk&)>& f) {
+  if (positions.empty()) {
+    f(whole);
+    return;
+  }
+  for (size_t begin = 0, end; begin < positions.size(); begin = end) {
+    for (end = begin + 1; end < positions.size() && positions[end] == positions[end - 1] + 1;) ++end;
+    EntityChunk run = whole.Sub(begin, end - begin);
+    run.index = positions[begin];
+    f(run);
+  }
 }
 
 }  // namespace macroscope::store

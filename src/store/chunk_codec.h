@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -18,9 +19,15 @@
 
 namespace macroscope::store {
 
-// At most this many entities a chunk: decoding one takes well under a
-// millisecond, and a store of 10^9 entities has a directory of ~15,000.
-inline constexpr uint64_t kChunkEntities = 65536;
+// The writer cuts each store into chunks of this many entities. A chunk's
+// zone map (its time range) is what lets a query skip it, so a chunk
+// must cover a short time: a window over 0.01 % of a trace reads one
+// chunk a store, 4096 entities, not a whole small store. And not shorter:
+// a store of 10^9 entities has a directory of ~250,000 entries (~7 MB),
+// read when the store is opened.
+inline constexpr uint64_t kChunkEntities = 4096;
+// What a reader accepts (stores written with chunks of up to 65536).
+inline constexpr uint64_t kMaxChunkEntities = 65536;
 
 // A frame is closed once it holds this many bytes of chunks.
 inline constexpr uint64_t kFrameBytes = uint64_t{1} << 20;
@@ -66,6 +73,12 @@ struct ChunkLimits {
 // entry and the limits rule out.
 void DecodeChunk(In in, const ChunkEntry& entry, const ChunkLimits& limits, EntityStore& into,
                  std::vector<uint64_t>& positions);
+
+// f(run) for each run of contiguous places of `whole` (a chunk's view,
+// its index the chunk's first place), given each entity's place in
+// `positions`; f(whole) once when `positions` is empty.
+void ForEachRun(const EntityChunk& whole, std::span<const uint64_t> positions,
+                const std::function<void(const EntityChunk&)>& f);
 
 // The directory section: the frames, then every chunk's entry.
 struct ChunkDirectory {

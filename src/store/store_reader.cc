@@ -58,20 +58,29 @@ std::string StoreReader::ChunkName(size_t k) const {
          std::string(trace_.Str(trace_.container(s.container).name)) + "'";
 }
 
-void StoreReader::Read(size_t k, EntityStore& into, std::vector<uint64_t>& positions, FrameBuffer& buffer) const {
+void StoreReader::ReadFrameOf(size_t k, std::vector<uint8_t>& bytes) const {
+  file_.ReadFrame(directory_.frames[directory_.chunks[k].frame], ChunkName(k), bytes);
+}
+
+void StoreReader::Decode(size_t k, std::span<const uint8_t> frame, EntityStore& into,
+                         std::vector<uint64_t>& positions) const {
   const ChunkEntry& e = directory_.chunks[k];
   const EntityStore& s = trace_.store(e.store);
   into.kind = s.kind;
   into.container = s.container;
   into.type = s.type;
-  const std::string name = ChunkName(k);
-  if (buffer.frame != e.frame) {
-    buffer.frame = UINT32_MAX;  // until it is whole
-    file_.ReadFrame(directory_.frames[e.frame], name, buffer.bytes);
-    buffer.frame = e.frame;
-  }
   const ChunkLimits limits{.strings = meta_.strings, .containers = meta_.containers, .store_size = sizes_[e.store]};
-  DecodeChunk(In(std::span(buffer.bytes).subspan(e.offset, e.size), path(), name), e, limits, into, positions);
+  DecodeChunk(In(frame.subspan(e.offset, e.size), path(), ChunkName(k)), e, limits, into, positions);
+}
+
+void StoreReader::Read(size_t k, EntityStore& into, std::vector<uint64_t>& positions, FrameBuffer& buffer) const {
+  const uint32_t frame = directory_.chunks[k].frame;
+  if (buffer.frame != frame) {
+    buffer.frame = UINT32_MAX;  // until it is whole
+    ReadFrameOf(k, buffer.bytes);
+    buffer.frame = frame;
+  }
+  Decode(k, buffer.bytes, into, positions);
 }
 
 void StoreReader::ReadAll() {
@@ -150,20 +159,6 @@ void StoreReader::Stream(EntitySink& sink) {
   for (size_t k = 0; k < directory_.chunks.size(); ++k) {
     Read(k, chunk, positions, buffer);
     ForEachRun(View(k, chunk), positions, [&](const EntityChunk& run) { sink.Completed(trace_, run); });
-  }
-}
-
-void ForEachRun(const EntityChunk& whole, std::span<const uint64_t> positions,
-                const std::function<void(const EntityChunk&)>& f) {
-  if (positions.empty()) {
-    f(whole);
-    return;
-  }
-  for (size_t begin = 0, end; begin < positions.size(); begin = end) {
-    for (end = begin + 1; end < positions.size() && positions[end] == positions[end - 1] + 1;) ++end;
-    EntityChunk run = whole.Sub(begin, end - begin);
-    run.index = positions[begin];
-    f(run);
   }
 }
 

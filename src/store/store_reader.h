@@ -42,6 +42,12 @@ class StoreReader {
     uint32_t frame = UINT32_MAX;
     std::vector<uint8_t> bytes;
   };
+  // The bytes of chunk `k`'s frame, decompressed; its hash is checked
+  // first: a corrupt frame is a UserError naming the file and the chunk.
+  void ReadFrameOf(size_t k, std::vector<uint8_t>& bytes) const;
+  // Decodes chunk `k` out of its frame's bytes (ReadFrameOf) into `into`,
+  // as Read does.
+  void Decode(size_t k, std::span<const uint8_t> frame, EntityStore& into, std::vector<uint64_t>& positions) const;
   // Decodes chunk `k` into `into` (its kind, container and type set) and,
   // when its entities are not contiguous in their store, their positions
   // into `positions` (emptied otherwise). Checks its frame's hash first:
@@ -66,11 +72,5 @@ class StoreReader {
   ChunkDirectory directory_;
   std::vector<uint64_t> sizes_;  // by store
 };
-
-// f(run) for each run of contiguous places of `whole` (a chunk's view,
-// its index the chunk's first place), given each entity's place in
-// `positions`; f(whole) once when `positions` is empty.
-void ForEachRun(const EntityChunk& whole, std::span<const uint64_t> positions,
-                const std::function<void(const EntityChunk&)>& f);
 
 }  // namespace macroscope::store

@@ -1,20 +1,31 @@
 #include "store/store_writer.h"
 
 #include <stdexcept>
+#include <optional>
 #include <unordered_map>
 
 #include "store/chunk_codec.h"
 #include "store/store_file.h"
 #include "store/trace_sections.h"
+#include "util/run_file.h"
 
 namespace macroscope::store {
 
 namespace {
 
-// Beyond this many entities waiting in chunks not yet full (over all
-// stores), every pending chunk is written as it is: memory stays bounded
-// when entities are spread over very many stores.
-constexpr uint64_t kMaxPending = uint64_t{1} << 20;
+// Beyond max_pending entities waiting in chunks not yet full (over all
+// stores), every pending chunk is set aside on disk (a spill file), to be
+// merged into full chunks at the end: memory stays bounded when entities
+// are spread over very many stores, and the store still holds chunks of
+// kChunkEntities, not the slivers a bound shared by thousands of stores
+// would leave (a query would read hundreds of them for one store).
+
+// How a spilled part that cannot be read back is named (a disk fault).
+const std::string kSpillName = "the store writer's spill file";
+
+// What a decoded spilled part may hold: the writer checks nothing of its
+// own bytes.
+constexpr ChunkLimits kNoLimits{.strings = UINT64_MAX, .containers = UINT64_MAX, .store_size = UINT64_MAX};
 
 // A store's entities received but not yet written.
 struct Pending {
@@ -24,11 +35,18 @@ struct Pending {
   bool Contiguous() const { return positions.empty(); }
 };
 
+// A part of a store set aside in the spill file: its coded bytes (as a
+// chunk's, uncompressed) and what decoding them needs.
+struct SpilledPart {
+  uint64_t offset = 0;
+  ChunkEntry entry;  // count, columns, first; `offset` and `size` in the spill file
+};
+
 }  // namespace
 
 class StoreWriter::Impl {
  public:
-  explicit Impl(std::string path) : file_(std::move(path), kStoreVersion) {}
+  Impl(std::string path, uint64_t max_pending) : file_(std::move(path), kStoreVersion), max_pending_(max_pending) {}
 
   void Add(const EntityChunk& chunk) {
     // Stores are told apart by (container, type), not by the chunk's store
@@ -49,12 +67,15 @@ class StoreWriter::Impl {
       done += n;
       if (p.columns.size() == kChunkEntities) Flush(id);
     }
-    if (pending_entities_ > kMaxPending)
-      for (uint32_t s = 0; s < pending_.size(); ++s) Flush(s);
+    if (pending_entities_ > max_pending_)
+      for (uint32_t s = 0; s < pending_.size(); ++s) Spill(s);
   }
 
   void Finish(const Trace& trace, const StoreStats& stats) {
-    for (uint32_t s = 0; s < pending_.size(); ++s) Flush(s);
+    for (uint32_t s = 0; s < pending_.size(); ++s) {
+      if (!spilled_[s].empty()) Merge(s);
+      Flush(s);
+    }
     CloseFrame();
     // The trace's store numbers.
     std::unordered_map<uint64_t, uint32_t> number;
@@ -101,6 +122,8 @@ class StoreWriter::Impl {
     auto [it, added] = ids_.try_emplace(Key(chunk.container, chunk.type), static_cast<uint32_t>(pending_.size()));
     if (added) {
       pending_.emplace_back();
+      spilled_.emplace_back();
+      kinds_.push_back(chunk.kind);
       counts_.push_back(0);
       renumber_.push_back(0);
     }
@@ -118,6 +141,64 @@ class StoreWriter::Impl {
     // Freed, not kept for the store's next chunk: thousands of stores each
     // keeping a full chunk's capacity would hold gigabytes.
     p = Pending();
+  }
+
+  // Sets store `id`'s pending entities aside in the spill file.
+  void Spill(uint32_t id) {
+    Pending& p = pending_[id];
+    const size_t n = p.columns.size();
+    if (n == 0) return;
+    if (!spill_) spill_.emplace("a store's entities waiting to be merged into chunks", "room for them");
+    EntityChunk c = EntityChunk::Of(p.columns, 0, n);
+    c.index = p.first;
+    const std::vector<uint8_t> bytes = EncodeChunk(c, p.positions);
+    SpilledPart part;
+    part.offset = spill_size_;
+    part.entry.first = p.Contiguous() ? p.first : p.positions[0];
+    part.entry.count = n;
+    part.entry.columns = ColumnsOf(c) | (p.Contiguous() ? uint64_t{0} : uint64_t{kHasPositions});
+    part.entry.size = bytes.size();
+    spill_->Write(bytes.data(), bytes.size());
+    spill_size_ += bytes.size();
+    spilled_[id].push_back(part);
+    pending_entities_ -= n;
+    p = Pending();
+  }
+
+  // Store `id`'s spilled parts, then its pending entities, in the order
+  // they came, cut into full chunks as Add() does (the last stays
+  // pending). Memory: one chunk and one part.
+  void Merge(uint32_t id) {
+    Pending tail = std::move(pending_[id]);
+    pending_[id] = Pending();
+    pending_entities_ -= tail.columns.size();
+    std::vector<uint8_t> bytes;
+    EntityStore part;
+    std::vector<uint64_t> positions;
+    auto append = [&](const EntityChunk& run) {
+      for (size_t done = 0; done < run.size();) {
+        Pending& p = pending_[id];
+        const size_t n = std::min<size_t>(run.size() - done, kChunkEntities - p.columns.size());
+        Append(p, run.Sub(done, n));
+        done += n;
+        if (p.columns.size() == kChunkEntities) Flush(id);
+      }
+    };
+    for (const SpilledPart& s : spilled_[id]) {
+      bytes.resize(s.entry.size);
+      spill_->ReadAt(s.offset, bytes.data(), bytes.size());
+      DecodeChunk(In(bytes, kSpillName, "a spilled part"), s.entry, kNoLimits, part, positions);
+      part.kind = kinds_[id];
+      EntityChunk view = EntityChunk::Of(part, 0, part.size());
+      view.index = s.entry.first;
+      ForEachRun(view, positions, append);
+    }
+    spilled_[id] = {};
+    if (tail.columns.size() > 0) {
+      EntityChunk view = EntityChunk::Of(tail.columns, 0, tail.columns.size());
+      view.index = tail.first;
+      ForEachRun(view, tail.positions, append);
+    }
   }
 
   // Codes a chunk into the frame being filled (`id`: the writer's number
@@ -145,8 +226,13 @@ class StoreWriter::Impl {
   }
 
   StoreFileWriter file_;
+  const uint64_t max_pending_;
   std::unordered_map<uint64_t, uint32_t> ids_;  // (container, type) -> the writer's store number
   std::vector<Pending> pending_;                // by the writer's store number
+  std::vector<std::vector<SpilledPart>> spilled_;  // by the writer's store number, in the order they came
+  std::vector<TypeKind> kinds_;                 // by the writer's store number
+  std::optional<RunFile> spill_;                // created at the first spill
+  uint64_t spill_size_ = 0;
   std::vector<uint64_t> counts_;                // entities received, by the writer's store number
   std::vector<uint32_t> renumber_;              // the trace's store number, set by Finish
   uint64_t pending_entities_ = 0;
@@ -154,7 +240,8 @@ class StoreWriter::Impl {
   ChunkDirectory directory_;
 };
 
-StoreWriter::StoreWriter(std::string path) : impl_(std::make_unique<Impl>(std::move(path))) {}
+StoreWriter::StoreWriter(std::string path, uint64_t max_pending)
+    : impl_(std::make_unique<Impl>(std::move(path), max_pending)) {}
 StoreWriter::~StoreWriter() = default;
 
 void StoreWriter::Completed(const Trace&, const EntityChunk& chunk) { impl_->Add(chunk); }

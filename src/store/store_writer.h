@@ -3,7 +3,10 @@
 // them into chunks of at most kChunkEntities per store, compresses and
 // writes each as soon as it is full, and ends with the trace's
 // description, the chunk directory and the footer. Memory: the entities
-// of the chunks not yet full, bounded whatever the trace's size.
+// of the chunks not yet full, at most `max_pending` over all stores:
+// beyond, they are set aside in a spill file (in TMPDIR, unlinked) and
+// merged into full chunks at the end, store by store, so that a trace of
+// thousands of stores is still stored in full chunks.
 #pragma once
 
 #include <cstdint>
@@ -17,11 +20,15 @@
 
 namespace macroscope::store {
 
+// Entities pending in chunks not yet full, over all stores, before they
+// are set aside: about 100 MB.
+inline constexpr uint64_t kMaxPending = uint64_t{1} << 21;
+
 class StoreWriter : public EntitySink {
  public:
   // Creates the temporary file beside `path` (nothing appears at `path`
   // unless Finish succeeds). Throws UserError.
-  explicit StoreWriter(std::string path);
+  explicit StoreWriter(std::string path, uint64_t max_pending = kMaxPending);
   ~StoreWriter() override;
 
   // Entities of `chunk` (its `store` names the store in the trace given to

@@ -61,6 +61,16 @@ void RunFile::ReadRest(void* data, size_t size) {
   if (std::fread(data, 1, size, stream_) != size) Fail("cannot read a sorted run back");
 }
 
+void RunFile::ReadAt(uint64_t offset, void* data, size_t size) {
+  if (std::fflush(stream_) != 0) Fail("cannot write a sorted run");
+  auto* bytes = static_cast<char*>(data);
+  for (size_t done = 0; done < size;) {
+    const ssize_t n = pread(fileno(stream_), bytes + done, size - done, static_cast<off_t>(offset + done));
+    if (n <= 0) Fail("cannot read a sorted run back");
+    done += static_cast<size_t>(n);
+  }
+}
+
 void RunFile::Fail(const std::string& what) const {
   throw UserError(directory_ + ": " + what + " for " + purpose_ + ": " + std::strerror(errno) +
                   " (TMPDIR names the folder; " + purpose_ + " needs " + need_ + " there)");

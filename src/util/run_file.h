@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -26,6 +27,10 @@ class RunFile {
   // The next `size` bytes; false at the end of the file (nothing left to
   // read). Throws UserError on a partial read.
   bool Read(void* data, size_t size);
+  // `size` bytes from `offset` (any place, any time after they were
+  // written), without moving where Read() reads. Throws UserError unless
+  // all are there.
+  void ReadAt(uint64_t offset, void* data, size_t size);
   // The rest of a record whose start Read() gave: throws UserError unless
   // all `size` bytes are there.
   void ReadRest(void* data, size_t size);

@@ -14,6 +14,15 @@ namespace macroscope::nsys_test {
 // with the tables and columns the reader uses (docs/nsys.md).
 extern const char* const kSyntheticSql;
 
+// The SQL of a generated export of 4 * `calls_per_thread` CUDA calls on
+// four threads and what they launch, made to try what the reader must do
+// in order (nested and overlapping spans with equal starts and ends, cut
+// ranges, ranges never ended beside one ending at the trace end, backtrace
+// spans, several kernels of one correlationId, GPU work no call launched or
+// without a process, marks, rows skipped or ending before their start);
+// `session_start`: its utcEpochNs, that places it beside other files.
+std::string GeneratedSql(int calls_per_thread, int64_t session_start);
+
 // Runs `sqlite3 FILE QUERY`; fails the test unless it exits 0. Returns its
 // standard output.
 std::string Sqlite(const std::string& file, const std::string& query);

@@ -8,7 +8,7 @@ namespace macroscope::nsys {
 namespace {
 
 formats::ReadStats Read(const std::vector<std::string>& files, const formats::ReadOptions& options, Trace& trace) {
-  ReadReport report = ReadNsys(files, trace, formats::StreamingSimulation(options));
+  ReadReport report = ReadNsys(files, trace, formats::StreamingSimulation(options), options.paje.sort_memory);
   formats::WarnTolerated(files.front(), report.Warnings());
   return {.events = report.rows, .bytes = report.bytes};
 }

@@ -7,13 +7,13 @@
 #include <cinttypes>
 #include <cstdio>
 #include <limits>
-#include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
 
 #include "formats/nsys/nsys_names.h"
+#include "formats/nsys/nsys_records.h"
 #include "formats/nsys/nsys_schema.h"
 #include "model/time_base.h"
 #include "util/error.h"
@@ -46,19 +46,6 @@ int64_t ProcessKey(int64_t global_id) { return global_id & ~kThreadBits; }
 int64_t PidOf(int64_t global_id) { return (global_id >> 24) & 0xffffff; }
 int64_t TidOf(int64_t global_id) { return global_id & kThreadBits; }
 
-// The entity types, each defined once the trace uses it.
-enum Kind : uint8_t {
-  kApiState,           // CUDA runtime and driver calls, on threads
-  kNvtxPushPopState,   // NVTX push/pop ranges, on threads
-  kNvtxStartEndState,  // NVTX start/end ranges, on their start thread
-  kOsrtState,          // OS runtime calls, on threads
-  kNvtxMarkEvent,      // NVTX marks (events), on threads
-  kKernelState,        // on streams
-  kMemcpyState,        // on streams
-  kMemsetState,        // on streams
-  kLaunchLink,         // links from a call to its GPU work
-  kKinds
-};
 struct KindInfo {
   const char* name;
   const char* alias;
@@ -79,58 +66,12 @@ constexpr KindInfo kContainerInfo[kContainerKinds] = {
     {"Context", "C", TypeKind::kContainer}, {"Stream", "S", TypeKind::kContainer},
 };
 
-constexpr uint32_t kNoContainer = UINT32_MAX;
-
 struct ContainerInfo {
   ContainerKind kind;
   uint32_t parent;  // kNoContainer: the root
   StringId alias;
   std::string name;
   std::vector<ExtraField> fields;
-};
-
-// A span (a state) of a container, its user fields in fields_[first, first + count).
-struct Span {
-  int64_t start, end;
-  uint32_t container;
-  Kind kind;
-  bool open_end;  // no end in the file: ends with the trace
-  StringId value;
-  uint32_t first, count;
-};
-
-struct Point {
-  int64_t time;
-  uint32_t container;
-  Kind kind;
-  StringId value;
-  uint32_t first, count;
-};
-
-struct LinkRecord {
-  int64_t start, end;
-  uint32_t from, to;
-  StringId value, key;
-};
-
-// One call of the simulator, in the time-ordered stream replayed at the end.
-enum class Op : uint8_t { kPush, kPop, kEvent, kLinkStart, kLinkEnd };
-struct Action {
-  int64_t time;
-  Op op;
-  Kind kind;
-  uint32_t container;
-  uint32_t peer;  // links: the thread or stream
-  StringId value, key;
-  uint32_t first, count;
-};
-
-// A call that may have launched GPU work, found by its correlationId.
-struct Launcher {
-  int64_t process;  // ProcessKey of its thread
-  uint32_t thread;  // container
-  int64_t start;
-  int rank;  // lower is preferred: the API call itself before its backtrace span
 };
 
 // The integer in `column`, or nothing for NULL, text, reals and blobs.
@@ -146,7 +87,11 @@ std::string Dims(const sqlite::Statement& s, int column) {
 
 class Importer {
  public:
-  Importer(Trace& trace, const paje::SimulatorOptions& simulation) : trace_(trace), sim_(trace, simulation) {}
+  // `memory`: the budget of the sorts (a quarter each: spans, actions, and
+  // the calls and GPU work of the link join).
+  Importer(Trace& trace, const paje::SimulatorOptions& simulation, size_t memory)
+      : trace_(trace), sim_(trace, simulation), memory_(memory), nesting_(memory / 4),
+        actions_(memory / 4, kRunPurpose, kRunNeed) {}
 
   void AddFile(const std::string& path, uint32_t index);
   ReadReport Finish();
@@ -184,28 +129,32 @@ class Importer {
                         std::vector<ExtraField> fields);
 
   void AddSpan(uint32_t container, Kind kind, int64_t start, int64_t end, bool open_end, StringId value,
-               std::initializer_list<ExtraField> fields);
-  // The GPU work just added as a span of `stream`: linked to its launching call, if any.
+               const Fields& fields);
+  // The GPU work just added as a span of `stream`: to be linked to its launching call, if any.
   void LinkToLauncher(std::optional<int64_t> correlation, std::optional<int64_t> global_pid, uint32_t stream,
                       int64_t start, Kind kind);
+  // The file's links, once its calls and GPU work are read.
+  void MakeLinks(LaunchJoin& join);
 
-  void Sweep(std::vector<Action>& actions);
+  // At the end.
+  void DefineTypesAndContainers();
+  void Replay(const Action& a);
 
   Trace& trace_;
   Simulator sim_;
   ReadReport report_;
+  const size_t memory_;
 
   // The file being read.
   std::string path_;
   sqlite::Database* db_ = nullptr;
   Schema* schema_ = nullptr;
+  LaunchJoin* join_ = nullptr;
   uint32_t file_ = 0;
   int64_t offset_ = 0;  // added to the file's times: its session start after the first file's
   std::optional<int64_t> first_session_start_;
   std::string first_path_;
   std::unordered_map<int64_t, StringId> strings_;                    // StringIds
-  std::unordered_map<int64_t, std::vector<Launcher>> launchers_;     // correlationId -> calls
-  std::unordered_map<int64_t, int> link_keys_;                       // correlationId -> links made
   std::map<std::pair<int64_t, int64_t>, StringId> nvtx_categories_;  // (domainId, category) -> name
   std::unordered_map<int64_t, StringId> nvtx_domains_;
   std::unordered_map<int64_t, std::string> process_names_;        // ProcessKey -> name
@@ -216,24 +165,27 @@ class Importer {
   // The whole trace.
   std::vector<ContainerInfo> containers_;
   std::map<std::tuple<uint32_t, int, int64_t, int64_t, int64_t, int64_t>, uint32_t> container_index_;
-  std::vector<ExtraField> fields_;
-  std::vector<Span> spans_;
-  std::vector<Point> points_;
-  std::vector<LinkRecord> links_;
+  // The records, sorted in the budget (nsys_records.h): nothing holds every row.
+  Nesting nesting_;     // the spans, nested at the end
+  ActionSort actions_;  // the simulator calls: marks and links as read, the nesting's at the end
+  uint64_t spans_read_ = 0, marks_read_ = 0, gpu_work_read_ = 0;
   std::array<bool, kKinds> uses_{};
   int64_t first_ = std::numeric_limits<int64_t>::max(), last_ = std::numeric_limits<int64_t>::min();
   std::optional<int64_t> epoch_;  // the first file's session start (UTC ns)
 
-  // Field names.
+  // The trace's identifiers of the root, the container types and the entity types.
+  StringId root_ = kNone;
+  std::array<StringId, kContainerKinds> ctype_{};
+  std::array<StringId, kKinds> type_{};
+
+  // Field names: the containers', then the entities' (records hold their FieldName).
   StringId k_pid_ = S("pid"), k_tid_ = S("tid"), k_device_ = S("deviceId"), k_null_ = S("nullStream");
-  StringId k_class_ = S("class"), k_correlation_ = S("correlationId"), k_return_ = S("returnValue");
-  StringId k_domain_ = S("domain"), k_category_ = S("category"), k_color_ = S("color"), k_payload_ = S("payload");
-  StringId k_end_thread_ = S("endTid"), k_demangled_ = S("demangledName"), k_mangled_ = S("mangledName");
-  StringId k_grid_ = S("grid"), k_block_ = S("block"), k_registers_ = S("registersPerThread");
-  StringId k_static_shared_ = S("staticSharedMemory"), k_dynamic_shared_ = S("dynamicSharedMemory");
-  StringId k_bytes_ = S("bytes"), k_bandwidth_ = S("bandwidth"), k_src_kind_ = S("srcKind"), k_dst_kind_ = S("dstKind"),
-           k_mem_kind_ = S("memKind"), k_value_ = S("value");
-  StringId k_nesting_ = S("nestingLevel");
+  FieldNameIds field_names_ = InternFieldNames();
+  FieldNameIds InternFieldNames() {
+    FieldNameIds ids{};
+    for (int f = 0; f < kFieldNames; ++f) ids[f] = S(kFieldNameText[f]);
+    return ids;
+  }
 };
 
 uint32_t Importer::NewContainer(ContainerKind kind, uint32_t parent, const std::string& alias, std::string name,
@@ -347,13 +299,9 @@ StringId Importer::StringOf(const sqlite::Statement& s, int column) {
 }
 
 void Importer::AddSpan(uint32_t container, Kind kind, int64_t start, int64_t end, bool open_end, StringId value,
-                       std::initializer_list<ExtraField> fields) {
-  const auto first = static_cast<uint32_t>(fields_.size());
-  for (const ExtraField& f : fields)
-    if (f.value != kNone) fields_.push_back(f);
+                       const Fields& fields) {
   if (open_end) ++report_.unended;
-  spans_.push_back(
-      {start, end, container, kind, open_end, value, first, static_cast<uint32_t>(fields_.size() - first)});
+  nesting_.Add({start, end, spans_read_++, container, value, kind, open_end, fields});
   uses_[kind] = true;
 }
 
@@ -483,21 +431,19 @@ void Importer::ReadNvtx() {
     const uint32_t thread = Thread(*tid);
     if (auto e = IntAt(s, 6); e && *e != *tid) end_thread = S(std::to_string(TidOf(*e)));
     if (*type == kNvtxMark) {
-      const auto first = static_cast<uint32_t>(fields_.size());
-      for (ExtraField f : {ExtraField{k_domain_, domain}, ExtraField{k_category_, category},
-                           ExtraField{k_color_, color}, ExtraField{k_payload_, payload}})
-        if (f.value != kNone) fields_.push_back(f);
-      points_.push_back({start, thread, kNvtxMarkEvent, text, first, static_cast<uint32_t>(fields_.size() - first)});
+      const Fields fields{
+          {kDomainField, domain}, {kCategoryField, category}, {kColorField, color}, {kPayloadField, payload}};
+      actions_.Add({start, marks_read_++, thread, 0, text, kNone, Op::kEvent, kNvtxMarkEvent, Group::kMarks, fields});
       uses_[kNvtxMarkEvent] = true;
       ++report_.nvtx_marks;
       continue;
     }
     AddSpan(thread, *type == kNvtxPushPopRange ? kNvtxPushPopState : kNvtxStartEndState, start, end, open_end, text,
-            {{k_domain_, domain},
-             {k_category_, category},
-             {k_color_, color},
-             {k_payload_, payload},
-             {k_end_thread_, end_thread}});
+            {{kDomainField, domain},
+             {kCategoryField, category},
+             {kColorField, color},
+             {kPayloadField, payload},
+             {kEndThreadField, end_thread}});
     ++report_.nvtx_ranges;
   }
 }
@@ -545,12 +491,12 @@ void Importer::ReadCalls(std::string_view table) {
     const auto returned = IntAt(s, 6);
     const uint32_t thread = Thread(*tid);
     AddSpan(thread, kApiState, start, end, open_end, name,
-            {{k_class_, S(CudaEventClassName(event_class))},
-             {k_correlation_, correlation ? S(std::to_string(*correlation)) : kNone},
-             {k_return_, returned ? S(std::to_string(*returned)) : kNone}});
+            {{kClassField, S(CudaEventClassName(event_class))},
+             {kCorrelationField, correlation ? S(std::to_string(*correlation)) : kNone},
+             {kReturnField, returned ? S(std::to_string(*returned)) : kNone}});
     ++report_.api_calls;
     if (correlation)
-      launchers_[*correlation].push_back({ProcessKey(*tid), thread, start, event_class == kCudaBacktrace ? 1 : 0});
+      join_->AddLauncher({*correlation, ProcessKey(*tid), start, thread, event_class == kCudaBacktrace ? 1 : 0});
   }
 }
 
@@ -574,8 +520,8 @@ void Importer::ReadOsrt() {
     const auto returned = IntAt(s, 4);
     const auto nesting = IntAt(s, 5);
     AddSpan(Thread(*tid), kOsrtState, start, end, open_end, name == kNone ? unnamed : name,
-            {{k_return_, returned ? S(std::to_string(*returned)) : kNone},
-             {k_nesting_, nesting ? S(std::to_string(*nesting)) : kNone}});
+            {{kReturnField, returned ? S(std::to_string(*returned)) : kNone},
+             {kNestingField, nesting ? S(std::to_string(*nesting)) : kNone}});
     ++report_.os_calls;
   }
 }
@@ -583,22 +529,25 @@ void Importer::ReadOsrt() {
 void Importer::LinkToLauncher(std::optional<int64_t> correlation, std::optional<int64_t> global_pid, uint32_t stream,
                               int64_t start, Kind kind) {
   if (!correlation) return;
-  auto it = launchers_.find(*correlation);
-  if (it == launchers_.end()) return;
-  const Launcher* best = nullptr;
-  for (const Launcher& l : it->second) {
-    if (global_pid && l.process != ProcessKey(*global_pid)) continue;
-    if (!best || std::tie(l.rank, l.start) < std::tie(best->rank, best->start)) best = &l;
-  }
-  if (!best) return;
-  // The key names the correlation (and the file after the first); GPU work
-  // sharing one (a CUDA graph's kernels) numbers its links after the first.
-  const int uses = ++link_keys_[*correlation];
-  std::string key = (file_ > 0 ? std::to_string(file_) + ":" : std::string()) + std::to_string(*correlation);
-  if (uses > 1) key += "." + std::to_string(uses);
-  links_.push_back({best->start, start, best->thread, stream, S(kKindInfo[kind].name), S(key)});
-  uses_[kLaunchLink] = true;
-  ++report_.links;
+  join_->AddWork({*correlation, global_pid ? ProcessKey(*global_pid) : 0, start, gpu_work_read_++, stream, kind,
+                  !global_pid});
+}
+
+void Importer::MakeLinks(LaunchJoin& join) {
+  join.Join([&](const GpuWork& work, const Launcher& call, int n) {
+    // The key names the correlation (and the file after the first); GPU work
+    // sharing one (a CUDA graph's kernels) numbers its links after the first.
+    std::string key = (file_ > 0 ? std::to_string(file_) + ":" : std::string()) + std::to_string(work.correlation);
+    if (n > 1) key += "." + std::to_string(n);
+    const StringId value = S(kKindInfo[work.kind].name), k = S(key);
+    // In the replay, links come in the order of their GPU work, each start before its end.
+    actions_.Add({call.start, 2 * work.order, kNoContainer, call.thread, value, k, Op::kLinkStart, kLaunchLink,
+                  Group::kLinks, {}});
+    actions_.Add({work.start, 2 * work.order + 1, kNoContainer, work.stream, value, k, Op::kLinkEnd, kLaunchLink,
+                  Group::kLinks, {}});
+    uses_[kLaunchLink] = true;
+    ++report_.links;
+  });
 }
 
 // The columns every GPU activity table starts with, in this order.
@@ -626,14 +575,14 @@ void Importer::ReadKernels() {
     const bool dims = IntAt(s, 10) && IntAt(s, 13);
     const auto correlation = IntAt(s, 5);
     AddSpan(stream, kKernelState, start, end, open_end, value,
-            {{k_demangled_, demangled},
-             {k_mangled_, mangled},
-             {k_grid_, dims ? S(Dims(s, 10)) : kNone},
-             {k_block_, dims ? S(Dims(s, 13)) : kNone},
-             {k_registers_, number(16)},
-             {k_static_shared_, number(17)},
-             {k_dynamic_shared_, number(18)},
-             {k_correlation_, correlation ? S(std::to_string(*correlation)) : kNone}});
+            {{kDemangledField, demangled},
+             {kMangledField, mangled},
+             {kGridField, dims ? S(Dims(s, 10)) : kNone},
+             {kBlockField, dims ? S(Dims(s, 13)) : kNone},
+             {kRegistersField, number(16)},
+             {kStaticSharedField, number(17)},
+             {kDynamicSharedField, number(18)},
+             {kCorrelationField, correlation ? S(std::to_string(*correlation)) : kNone}});
     ++report_.kernels;
     LinkToLauncher(correlation, global_pid, stream, start, kKernelState);
   }
@@ -662,11 +611,11 @@ void Importer::ReadMemcpys() {
     }
     const auto correlation = IntAt(s, 5);
     AddSpan(stream, kMemcpyState, start, end, open_end, S(kind ? MemcpyKindName(*kind) : "Unknown"),
-            {{k_bytes_, bytes ? S(std::to_string(*bytes)) : kNone},
-             {k_bandwidth_, bandwidth},
-             {k_src_kind_, src ? S(MemoryKindName(*src)) : kNone},
-             {k_dst_kind_, dst ? S(MemoryKindName(*dst)) : kNone},
-             {k_correlation_, correlation ? S(std::to_string(*correlation)) : kNone}});
+            {{kBytesField, bytes ? S(std::to_string(*bytes)) : kNone},
+             {kBandwidthField, bandwidth},
+             {kSrcKindField, src ? S(MemoryKindName(*src)) : kNone},
+             {kDstKindField, dst ? S(MemoryKindName(*dst)) : kNone},
+             {kCorrelationField, correlation ? S(std::to_string(*correlation)) : kNone}});
     ++report_.memcpys;
     LinkToLauncher(correlation, global_pid, stream, start, kMemcpyState);
   }
@@ -688,10 +637,10 @@ void Importer::ReadMemsets() {
     const auto bytes = IntAt(s, 7), value = IntAt(s, 8), kind = IntAt(s, 9);
     const auto correlation = IntAt(s, 5);
     AddSpan(stream, kMemsetState, start, end, open_end, memset,
-            {{k_bytes_, bytes ? S(std::to_string(*bytes)) : kNone},
-             {k_value_, value ? S(std::to_string(*value)) : kNone},
-             {k_mem_kind_, kind ? S(MemoryKindName(*kind)) : kNone},
-             {k_correlation_, correlation ? S(std::to_string(*correlation)) : kNone}});
+            {{kBytesField, bytes ? S(std::to_string(*bytes)) : kNone},
+             {kValueField, value ? S(std::to_string(*value)) : kNone},
+             {kMemKindField, kind ? S(MemoryKindName(*kind)) : kNone},
+             {kCorrelationField, correlation ? S(std::to_string(*correlation)) : kNone}});
     ++report_.memsets;
     LinkToLauncher(correlation, global_pid, stream, start, kMemsetState);
   }
@@ -721,8 +670,8 @@ void Importer::AddFile(const std::string& path, uint32_t index) {
   ReadStrings();
   ReadSessionStart(index);
   ReadNames();
-  launchers_.clear();
-  link_keys_.clear();
+  LaunchJoin join(memory_ / 4);
+  join_ = &join;
   ReadNvtx();
   ReadCalls(kRuntimeTable);
   ReadCalls(kDriverTable);
@@ -730,43 +679,55 @@ void Importer::AddFile(const std::string& path, uint32_t index) {
   ReadKernels();
   ReadMemcpys();
   ReadMemsets();
+  MakeLinks(join);
   db_ = nullptr;
   schema_ = nullptr;
+  join_ = nullptr;
 }
 
-// Turns the spans of each (container, type) into properly nested push/pop
-// pairs: ordered by start (the longer first at equal starts), each span is
-// pushed after popping those that ended by its start; one that outlives the
-// span it starts in is cut at that span's end (counted).
-void Importer::Sweep(std::vector<Action>& actions) {
-  std::vector<uint32_t> order(spans_.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const Span &x = spans_[a], &y = spans_[b];
-    return std::tie(x.container, x.kind, x.start, y.end, a) < std::tie(y.container, y.kind, y.start, x.end, b);
-  });
-  std::vector<int64_t> stack;  // ends of the open spans, innermost last
-  auto pop = [&](const Span& of) {
-    actions.push_back({stack.back(), Op::kPop, of.kind, of.container, 0, kNone, kNone, 0, 0});
-    stack.pop_back();
-  };
-  for (size_t i = 0; i < order.size(); ++i) {
-    Span& s = spans_[order[i]];
-    if (i > 0) {
-      const Span& p = spans_[order[i - 1]];
-      if (p.container != s.container || p.kind != s.kind)
-        while (!stack.empty()) pop(p);
+// The types this trace uses and every container, created at the start.
+void Importer::DefineTypesAndContainers() {
+  sim_.DefineContainerType(root_, S(kContainerInfo[kProcess].name), ctype_[kProcess]);
+  sim_.DefineContainerType(ctype_[kProcess], S(kContainerInfo[kThread].name), ctype_[kThread]);
+  sim_.DefineContainerType(root_, S(kContainerInfo[kGpu].name), ctype_[kGpu]);
+  sim_.DefineContainerType(ctype_[kGpu], S(kContainerInfo[kContext].name), ctype_[kContext]);
+  sim_.DefineContainerType(ctype_[kContext], S(kContainerInfo[kStream].name), ctype_[kStream]);
+  for (int k = 0; k < kKinds; ++k) {
+    if (!uses_[k]) continue;
+    const KindInfo& info = kKindInfo[k];
+    if (info.kind == TypeKind::kLink) {
+      sim_.DefineLinkType(root_, ctype_[kThread], ctype_[kStream], S(info.name), type_[k]);
+    } else {
+      const ContainerKind on = k >= kKernelState ? kStream : kThread;
+      sim_.DefineEntityType(info.kind, ctype_[on], S(info.name), type_[k], kEmptyString);
     }
-    while (!stack.empty() && stack.back() <= s.start) pop(s);
-    if (!stack.empty() && s.end > stack.back()) {
-      s.end = stack.back();
-      ++report_.truncated_ranges;
-    }
-    actions.push_back({s.start, Op::kPush, s.kind, s.container, 0, s.value, kNone, s.first, s.count});
-    stack.push_back(s.end);
   }
-  if (!order.empty())
-    while (!stack.empty()) pop(spans_[order.back()]);
+  const double start_time = 0;
+  for (const ContainerInfo& c : containers_)
+    sim_.CreateContainer(start_time, ctype_[c.kind], c.parent == kNoContainer ? root_ : containers_[c.parent].alias,
+                         S(c.name), c.alias, c.fields);
+}
+
+void Importer::Replay(const Action& a) {
+  const double t = static_cast<double>(a.time - first_);
+  std::array<ExtraField, Fields::kMax> fields;
+  switch (a.op) {
+    case Op::kPush:
+      sim_.PushState(t, type_[a.kind], containers_[a.container].alias, a.value, a.fields.View(field_names_, fields));
+      break;
+    case Op::kPop:
+      sim_.PopState(t, type_[a.kind], containers_[a.container].alias, {});
+      break;
+    case Op::kEvent:
+      sim_.NewEvent(t, type_[a.kind], containers_[a.container].alias, a.value, a.fields.View(field_names_, fields));
+      break;
+    case Op::kLinkStart:
+      sim_.StartLink(t, type_[a.kind], root_, containers_[a.peer].alias, a.value, a.key, {});
+      break;
+    case Op::kLinkEnd:
+      sim_.EndLink(t, type_[a.kind], root_, containers_[a.peer].alias, a.value, a.key, {});
+      break;
+  }
 }
 
 ReadReport Importer::Finish() {
@@ -775,8 +736,6 @@ ReadReport Importer::Finish() {
   int64_t length = 0;
   if (__builtin_sub_overflow(last_, first_, &length)) length = std::numeric_limits<int64_t>::max();
   CheckWholeTicks(length, first_path_);
-  for (Span& s : spans_)
-    if (s.open_end) s.end = last_;
   std::optional<int64_t> epoch;
   if (epoch_) {
     int64_t e = 0;
@@ -784,70 +743,23 @@ ReadReport Importer::Finish() {
   }
   trace_.SetTimeBase({.num = 1, .den = 1000000000, .whole_ticks = true, .origin = first_, .epoch_ns = epoch});
 
-  std::vector<Action> actions;
-  actions.reserve(spans_.size() * 2 + points_.size() + links_.size() * 2);
-  Sweep(actions);
-  for (const Point& p : points_)
-    actions.push_back({p.time, Op::kEvent, p.kind, p.container, 0, p.value, kNone, p.first, p.count});
-  for (const LinkRecord& l : links_) {
-    actions.push_back({l.start, Op::kLinkStart, kLaunchLink, kNoContainer, l.from, l.value, l.key, 0, 0});
-    actions.push_back({l.end, Op::kLinkEnd, kLaunchLink, kNoContainer, l.to, l.value, l.key, 0, 0});
-  }
-  // One time-ordered stream; stable, so each store keeps the order the sweep gave it.
-  std::stable_sort(actions.begin(), actions.end(), [](const Action& a, const Action& b) { return a.time < b.time; });
-
-  const StringId root = S("0");
-  std::array<StringId, kContainerKinds> ctype{};
-  for (int k = 0; k < kContainerKinds; ++k) ctype[k] = S(kContainerInfo[k].alias);
-  std::array<StringId, kKinds> type{};
-  for (int k = 0; k < kKinds; ++k) type[k] = S(kKindInfo[k].alias);
-  const double start_time = 0;
-  const auto model = [&](int64_t t) { return static_cast<double>(t - first_); };
+  // The spans' pushes and pops join the marks and links in one time-ordered
+  // stream (at one time: the nesting's, the marks', the links', each in the
+  // order made), replayed as it leaves the sort.
+  report_.truncated_ranges += nesting_.Sweep(last_, [&](const Action& a) { actions_.Add(a); });
+  root_ = S("0");
+  for (int k = 0; k < kContainerKinds; ++k) ctype_[k] = S(kContainerInfo[k].alias);
+  for (int k = 0; k < kKinds; ++k) type_[k] = S(kKindInfo[k].alias);
+  const double end = static_cast<double>(last_ - first_);
   try {
-    sim_.DefineContainerType(root, S(kContainerInfo[kProcess].name), ctype[kProcess]);
-    sim_.DefineContainerType(ctype[kProcess], S(kContainerInfo[kThread].name), ctype[kThread]);
-    sim_.DefineContainerType(root, S(kContainerInfo[kGpu].name), ctype[kGpu]);
-    sim_.DefineContainerType(ctype[kGpu], S(kContainerInfo[kContext].name), ctype[kContext]);
-    sim_.DefineContainerType(ctype[kContext], S(kContainerInfo[kStream].name), ctype[kStream]);
-    for (int k = 0; k < kKinds; ++k) {
-      if (!uses_[k]) continue;
-      const KindInfo& info = kKindInfo[k];
-      if (info.kind == TypeKind::kLink) {
-        sim_.DefineLinkType(root, ctype[kThread], ctype[kStream], S(info.name), type[k]);
-      } else {
-        const ContainerKind on = k >= kKernelState ? kStream : kThread;
-        sim_.DefineEntityType(info.kind, ctype[on], S(info.name), type[k], kEmptyString);
-      }
-    }
-    for (const ContainerInfo& c : containers_)
-      sim_.CreateContainer(start_time, ctype[c.kind], c.parent == kNoContainer ? root : containers_[c.parent].alias,
-                           S(c.name), c.alias, c.fields);
-    for (const Action& a : actions) {
-      const paje::Extras extras{fields_.data() + a.first, a.count};
-      const double t = model(a.time);
-      switch (a.op) {
-        case Op::kPush:
-          sim_.PushState(t, type[a.kind], containers_[a.container].alias, a.value, extras);
-          break;
-        case Op::kPop:
-          sim_.PopState(t, type[a.kind], containers_[a.container].alias, {});
-          break;
-        case Op::kEvent:
-          sim_.NewEvent(t, type[a.kind], containers_[a.container].alias, a.value, extras);
-          break;
-        case Op::kLinkStart:
-          sim_.StartLink(t, type[a.kind], root, containers_[a.peer].alias, a.value, a.key, {});
-          break;
-        case Op::kLinkEnd:
-          sim_.EndLink(t, type[a.kind], root, containers_[a.peer].alias, a.value, a.key, {});
-          break;
-      }
-    }
-    sim_.Finish(model(last_));
+    DefineTypesAndContainers();
+    Action a;
+    while (actions_.Next(a)) Replay(a);
+    sim_.Finish(end);
   } catch (const SimulationError& e) {
     throw UserError(first_path_ + ": " + e.what());
   }
-  trace_.SetTimeSpan(0, model(last_));
+  trace_.SetTimeSpan(0, end);
   return report_;
 }
 
@@ -864,8 +776,9 @@ std::vector<std::string> ReadReport::Warnings() const {
   return out;
 }
 
-ReadReport ReadNsys(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& simulation) {
-  Importer importer(trace, simulation);
+ReadReport ReadNsys(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& simulation,
+                    size_t memory) {
+  Importer importer(trace, simulation, memory);
   for (size_t i = 0; i < files.size(); ++i) importer.AddFile(files[i], static_cast<uint32_t>(i));
   return importer.Finish();
 }

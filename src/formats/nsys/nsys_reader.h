@@ -19,6 +19,14 @@
 // warning line each): rows without a time or a thread, ends before starts,
 // ranges that overlap their enclosing range (cut at its end), spans never
 // ended (closed at the trace end), NVTX records of other types.
+//
+// Memory: the export is a database, not a time-ordered stream, so rows are
+// read table by table and become records sorted in a budget, in runs on
+// disk beyond it (nsys_records.h): the spans by container to be nested,
+// calls and GPU work by correlationId to be linked, and the simulator
+// calls by time, replayed at the end. Held for the whole read: the string
+// pool, the containers, and per file the names of processes, threads, GPUs
+// and NVTX domains and categories.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/paje/line_sort.h"
 #include "formats/paje/simulator.h"
 #include "model/trace.h"
 
@@ -55,7 +64,10 @@ struct ReadReport {
 
 // Reads `files` (merged as one trace, each placed by its session start)
 // into `trace`, simulated, with the time span set. `simulation`: only
-// `sink` and `drain_interval` apply.
-ReadReport ReadNsys(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& simulation = {});
+// `sink` and `drain_interval` apply. `memory`: bytes of records sorted in
+// memory before runs go to temporary files (the budget of Pajé's --sort,
+// whose hidden --sort-memory sets it too; nsys_records.h).
+ReadReport ReadNsys(const std::vector<std::string>& files, Trace& trace, const paje::SimulatorOptions& simulation = {},
+                    size_t memory = paje::kSortMemory);
 
 }  // namespace macroscope::nsys
