@@ -75,13 +75,13 @@ std::string InitialView(const ServeArgs& args) {
 
 // Reads one served trace on the reading thread: the reader counts into
 // the trace's progress (answered by the trace list), the trace is indexed
-// and published — summarized here, before any request can see it — and
-// only then its line is printed, so that a script reading the output
-// knows the trace is ready. A chunked store is opened instead, its
-// description and directory read (docs/store.md): it is ready at once,
-// whatever its size, and holds at most `memory` bytes of decoded chunks.
-void ReadServedTrace(const std::string& file, formats::ReadOptions options, size_t memory,
-                     server::ServedTrace& served, ServedData& out) {
+// and published — summarized here, before any request can see it. A
+// chunked store is opened instead, its description and directory read
+// (docs/store.md): it is ready at once, whatever its size, and holds at
+// most `memory` bytes of decoded chunks. Returns the line that tells a
+// script reading the output that the trace is ready.
+std::string ReadServedTrace(const std::string& file, formats::ReadOptions options, size_t memory,
+                            server::ServedTrace& served, ServedData& out) {
   options.progress = &served.progress();
   uint64_t events = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -101,9 +101,10 @@ void ReadServedTrace(const std::string& file, formats::ReadOptions options, size
     throw;
   }
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-  std::printf("macroscope: read %s (%s, %llu events, %.2f s)\n", file.c_str(), served.format().c_str(),
-              static_cast<unsigned long long>(events), seconds.count());
-  std::fflush(stdout);
+  char line[128];
+  std::snprintf(line, sizeof line, " (%s, %llu events, %.2f s)", served.format().c_str(),
+                static_cast<unsigned long long>(events), seconds.count());
+  return "macroscope: read " + file + line;
 }
 
 // Hidden --read-after: the reading waits until `file` exists, so that a
@@ -163,9 +164,15 @@ void RunServe(ServeArgs& args) {
       try {
         if (!args.read_after.empty()) WaitForFile(args.read_after);
         for (size_t i = 0; i < args.files.size(); ++i) {
-          ReadServedTrace(args.files[i], args.read, args.memory, *served[i], loaded.emplace_back());
+          const std::string line =
+              ReadServedTrace(args.files[i], args.read, args.memory, *served[i], loaded.emplace_back());
+          // Before the last line: a script that stops the server once it
+          // reads that line gets a graceful stop (exit 0), not the exit of
+          // a signal during a reading.
+          if (i + 1 == args.files.size()) all_read = &http;
+          std::printf("%s\n", line.c_str());
+          std::fflush(stdout);
         }
-        all_read = &http;
       } catch (...) {
         // Nothing half-read is served: the server stops, the command fails.
         failure = std::current_exception();

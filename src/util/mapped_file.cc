@@ -9,34 +9,65 @@
 #include <cerrno>
 #include <cstring>
 #include <cstdio>
+#include <vector>
 
 #include "util/error.h"
+#include "util/run_file.h"
 
 namespace macroscope {
 
-MappedFile::MappedFile(std::string path) : path_(std::move(path)) {
-  if (path_ == "-") {
-    // In blocks (through an istreambuf_iterator a character at a time it
-    // read 30 MB/s).
-    constexpr size_t kBlock = size_t{1} << 20;
-    for (;;) {
-      const size_t used = owned_.size();
-      owned_.resize(used + kBlock);
-      const size_t got = std::fread(owned_.data() + used, 1, kBlock, stdin);
-      owned_.resize(used + got);
-      if (got < kBlock) break;
+namespace {
+
+// Standard input copied into an unlinked file of TempDirectory(), to be
+// mapped as any file: a pipe of any size is then read in the memory of a
+// file's pages, which the kernel takes back (Release), not held whole.
+int SpoolStandardInput() {
+  auto fail = [](const std::string& what) {
+    throw UserError("standard input: cannot " + what + " in " + TempDirectory() + ": " + std::strerror(errno) +
+                    " (TMPDIR names the folder; reading standard input needs room for the whole trace there)");
+  };
+  const int fd = OpenUnlinkedTempFile("macroscope-stdin");
+  if (fd < 0) fail("create a temporary file");
+  std::vector<char> block(size_t{1} << 20);
+  for (;;) {
+    const ssize_t got = read(STDIN_FILENO, block.data(), block.size());
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      close(fd);
+      throw UserError("standard input: cannot read: " + std::string(std::strerror(err)));
     }
-    if (std::ferror(stdin)) throw UserError("standard input: cannot read: " + std::string(std::strerror(errno)));
-    data_ = owned_.data();
-    size_ = owned_.size();
-    return;
+    for (ssize_t done = 0; done < got;) {
+      const ssize_t n = write(fd, block.data() + done, static_cast<size_t>(got - done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int err = errno;
+        close(fd);
+        errno = err;
+        fail("copy it");
+      }
+      done += n;
+    }
   }
-  int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw UserError(path_ + ": cannot open: " + std::strerror(errno));
+  return fd;
+}
+
+}  // namespace
+
+MappedFile::MappedFile(std::string path) : path_(std::move(path)) {
+  int fd = -1;
+  if (path_ == "-") {
+    fd = SpoolStandardInput();
+  } else {
+    fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw UserError(path_ + ": cannot open: " + std::strerror(errno));
+  }
+  const std::string name = path_ == "-" ? "standard input" : path_;
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
-    throw UserError(path_ + ": not a regular file");
+    throw UserError(name + ": not a regular file");
   }
   size_ = static_cast<size_t>(st.st_size);
   if (size_ > 0) {
@@ -44,7 +75,7 @@ MappedFile::MappedFile(std::string path) : path_(std::move(path)) {
     if (p == MAP_FAILED) {
       int err = errno;
       close(fd);
-      throw UserError(path_ + ": cannot map: " + std::strerror(err));
+      throw UserError(name + ": cannot map: " + std::strerror(err));
     }
     madvise(p, size_, MADV_SEQUENTIAL);
     data_ = static_cast<const char*>(p);

@@ -1,10 +1,11 @@
-// A read-only memory map of a whole file (or of standard input, read into
-// memory, for "-"). Throws UserError naming the file when it cannot be read.
+// A read-only memory map of a whole file (or, for "-", of standard input
+// copied into an unlinked temporary file first: a pipe of any size takes
+// disk, not memory). Throws UserError naming the file when it cannot be
+// read.
 #pragma once
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace macroscope {
 
@@ -17,7 +18,7 @@ class MappedFile {
 
   std::string_view bytes() const { return {data_, size_}; }
   // Tells the kernel the first `upto` bytes will not be read again, so their
-  // pages leave the process's memory (a hint; no effect on standard input).
+  // pages leave the process's memory (a hint).
   void Release(size_t upto);
   // The same for the bytes [offset, offset + length): the whole pages inside
   // it leave the process's memory (read again from the file if touched).
@@ -29,7 +30,6 @@ class MappedFile {
   const char* data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
-  std::vector<char> owned_;  // standard input, or an empty file
 };
 
 }  // namespace macroscope

@@ -15,19 +15,24 @@ namespace {
 // Stream buffer of each run: small, as a merge reads every run at once.
 constexpr size_t kRunBuffer = size_t{64} << 10;
 
+}  // namespace
+
 std::string TempDirectory() {
   const char* dir = std::getenv("TMPDIR");
   return dir != nullptr && *dir != '\0' ? dir : P_tmpdir;
 }
 
-}  // namespace
+int OpenUnlinkedTempFile(const std::string& prefix) {
+  std::string path = TempDirectory() + "/" + prefix + "-XXXXXX";
+  const int fd = mkstemp(path.data());
+  if (fd >= 0) unlink(path.c_str());
+  return fd;
+}
 
 RunFile::RunFile(std::string purpose, std::string need)
     : directory_(TempDirectory()), purpose_(std::move(purpose)), need_(std::move(need)) {
-  std::string path = directory_ + "/macroscope-sort-XXXXXX";
-  int fd = mkstemp(path.data());
+  const int fd = OpenUnlinkedTempFile("macroscope-sort");
   if (fd < 0) Fail("cannot create a temporary file");
-  unlink(path.c_str());  // the open descriptor keeps it: nothing to clean up, on any exit
   stream_ = fdopen(fd, "w+b");
   if (stream_ == nullptr) {
     int err = errno;

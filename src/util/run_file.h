@@ -11,6 +11,13 @@
 
 namespace macroscope {
 
+// The folder temporary files go to: TMPDIR, else the system's.
+std::string TempDirectory();
+// A new file in TempDirectory(), its name `prefix` and a random suffix,
+// unlinked at once (its descriptor keeps it: nothing is left behind, on
+// any exit); -1, errno set, when it cannot be created.
+int OpenUnlinkedTempFile(const std::string& prefix);
+
 class RunFile {
  public:
   // `purpose` and `need` only word the messages: "DIR: cannot write a sorted

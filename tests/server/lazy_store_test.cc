@@ -104,7 +104,9 @@ TEST_F(LazyStoreTest, WindowsAtEveryZoomAreTheSame) {
         largest_row = std::max(largest_row, entities);
       }
       // The whole span: some store must span several chunks (65536 entities each).
-      if (zoom == 1.0) EXPECT_GT(largest_row, 2 * 65536u);
+      if (zoom == 1.0) {
+        EXPECT_GT(largest_row, 2 * 65536u);
+      }
     }
   }
   // Filtered: one container's rows, one type, some values.

@@ -153,6 +153,23 @@ TEST_F(StoreTest, StoresLargerThanAChunkRoundTrip) {
   EXPECT_NEAR(static_cast<double>(sizes.back()), static_cast<double>(sizes.front()), 0.03 * sizes.front());
 }
 
+// A trace piped to `import -` is copied to a temporary file as it comes
+// (disk, not memory) and read from there: the same store; without room
+// for that copy, one line saying where and why, exit 1, nothing written.
+TEST_F(StoreTest, StandardInputIsReadThroughATemporaryFile) {
+  const std::string trace = Generated();
+  const std::string store = dir_ + "/piped.mstore";
+  Result r = Shell("cat '" + trace + "' | " + M() + " import - -o '" + store + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ExpectSameTrace(trace, store);
+  const std::string missing = dir_ + "/no-such-folder";
+  r = Shell("cat '" + trace + "' | TMPDIR='" + missing + "' " + M() + " import - -o '" + dir_ + "/x.mstore'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("standard input: cannot create a temporary file in " + missing), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ + "/x.mstore"));
+}
+
 // Every seed draws other times, values and nestings.
 TEST_F(StoreTest, RandomTracesRoundTrip) {
   for (int seed : {2, 3, 4}) {
