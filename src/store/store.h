@@ -39,7 +39,7 @@ void WriteStore(const Trace& trace, const StoreStats& stats, const std::string& 
 // truncated, corrupt or newer store.
 // With a sink (streaming): types, containers and strings are read into
 // `trace`, and the entities go to the sink chunk by chunk (each at most
-// 65536 entities of one store, its `index` its place in the store); the
+// kMaxChunkEntities of one store, its `index` its place in the store); the
 // trace's stores end empty.
 // `description_only`: types, containers, strings and the (empty) stores,
 // with each store's size in the result; of a chunked store (format 3) no
