@@ -13,13 +13,6 @@ namespace macroscope::store {
 
 namespace {
 
-// Beyond max_pending entities waiting in chunks not yet full (over all
-// stores), every pending chunk is set aside on disk (a spill file), to be
-// merged into full chunks at the end: memory stays bounded when entities
-// are spread over very many stores, and the store still holds chunks of
-// kChunkEntities, not the slivers a bound shared by thousands of stores
-// would leave (a query would read hundreds of them for one store).
-
 // How a spilled part that cannot be read back is named (a disk fault).
 const std::string kSpillName = "the store writer's spill file";
 
@@ -53,20 +46,14 @@ class StoreWriter::Impl {
     // number: a sharded reader numbers them per shard (the final numbers
     // are the trace's given to Finish).
     const uint32_t id = StoreOf(chunk);
-    Pending& p = pending_[id];
     counts_[id] += chunk.size();
-    size_t done = 0;
-    // Whole chunks straight from the view, when nothing waits before them.
-    while (p.columns.size() == 0 && chunk.size() - done >= kChunkEntities) {
-      Write(id, chunk.Sub(done, kChunkEntities), {});
-      done += kChunkEntities;
-    }
-    while (done < chunk.size()) {
-      const size_t n = std::min<size_t>(chunk.size() - done, kChunkEntities - p.columns.size());
-      Append(p, chunk.Sub(done, n));
-      done += n;
-      if (p.columns.size() == kChunkEntities) Flush(id);
-    }
+    Gather(id, chunk);
+    // Beyond max_pending entities waiting in chunks not yet full (over all
+    // stores), every pending chunk is set aside on disk, to be merged into
+    // full chunks at the end: memory stays bounded when entities are
+    // spread over very many stores, and the store still holds full
+    // chunks, not the slivers a bound shared by thousands of stores would
+    // leave (a query would read hundreds of them for one store).
     if (pending_entities_ > max_pending_)
       for (uint32_t s = 0; s < pending_.size(); ++s) Spill(s);
   }
@@ -143,6 +130,24 @@ class StoreWriter::Impl {
     p = Pending();
   }
 
+  // Adds `chunk`'s entities to store `id`'s pending chunk, writing each
+  // chunk once full (whole chunks straight from the view, when nothing
+  // waits before them).
+  void Gather(uint32_t id, const EntityChunk& chunk) {
+    Pending& p = pending_[id];
+    size_t done = 0;
+    while (p.columns.size() == 0 && chunk.size() - done >= kChunkEntities) {
+      Write(id, chunk.Sub(done, kChunkEntities), {});
+      done += kChunkEntities;
+    }
+    while (done < chunk.size()) {
+      const size_t n = std::min<size_t>(chunk.size() - done, kChunkEntities - p.columns.size());
+      Append(p, chunk.Sub(done, n));
+      done += n;
+      if (p.columns.size() == kChunkEntities) Flush(id);
+    }
+  }
+
   // Sets store `id`'s pending entities aside in the spill file.
   void Spill(uint32_t id) {
     Pending& p = pending_[id];
@@ -166,7 +171,7 @@ class StoreWriter::Impl {
   }
 
   // Store `id`'s spilled parts, then its pending entities, in the order
-  // they came, cut into full chunks as Add() does (the last stays
+  // they came, cut into full chunks by Gather (the last stays
   // pending). Memory: one chunk and one part.
   void Merge(uint32_t id) {
     Pending tail = std::move(pending_[id]);
@@ -175,15 +180,7 @@ class StoreWriter::Impl {
     std::vector<uint8_t> bytes;
     EntityStore part;
     std::vector<uint64_t> positions;
-    auto append = [&](const EntityChunk& run) {
-      for (size_t done = 0; done < run.size();) {
-        Pending& p = pending_[id];
-        const size_t n = std::min<size_t>(run.size() - done, kChunkEntities - p.columns.size());
-        Append(p, run.Sub(done, n));
-        done += n;
-        if (p.columns.size() == kChunkEntities) Flush(id);
-      }
-    };
+    auto append = [&](const EntityChunk& run) { Gather(id, run); };
     for (const SpilledPart& s : spilled_[id]) {
       bytes.resize(s.entry.size);
       spill_->ReadAt(s.offset, bytes.data(), bytes.size());
