@@ -221,7 +221,7 @@ void RegisterServeCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
   cmd->add_option("--max-compute-seconds", args->server.max_compute_seconds,
-                  "Seconds an aggregation or p list may compute before it is cancelled (503)")
+                  "Seconds an aggregation, a p list, a window or a search may compute before it is cancelled (503)")
       ->capture_default_str()
       ->check(CLI::Range(1, 86400));
   cmd->add_option("--p", args->p, "The p the printed URL opens the overview at (default: the quality curves' knee)")

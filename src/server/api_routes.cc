@@ -66,6 +66,18 @@ httplib::Server::Handler Json(Body body) {
 
 std::string ErrorJson(const std::string& message) { return Dump({{"error", message}}); }
 
+std::string ApiRoutes::Watched(const httplib::Request& request, const std::string& ask_for,
+                               const std::function<std::string(const analysis::Cancellation*)>& work) const {
+  const auto ticket = watch_.Watch(request);
+  try {
+    return work(ticket->cancellation());
+  } catch (const analysis::Cancelled&) {
+    if (!ticket->expired()) throw;
+    throw ApiError(503, "computation stopped after " + std::to_string(watch_.time_limit().count()) +
+                            " s (serve --max-compute-seconds): ask for " + ask_for);
+  }
+}
+
 size_t ApiRoutes::ReadyIndex(const std::string& id) const {
   const size_t index = PathIndex(id, traces_.size(), "trace");
   switch (traces_[index]->state()) {
@@ -94,16 +106,9 @@ void ApiRoutes::Register(httplib::Server& http) {
     http.Get(with_p ? R"(/api/traces/([^/]+)/aggregate)" : R"(/api/traces/([^/]+)/plist)",
              Json([this, with_p](const httplib::Request& request) {
                const size_t id = ReadyIndex(request.matches[1]);
-               const auto ticket = watch_.Watch(request);
-               try {
-                 return AggregateAnswer(traces_[id]->source(), id, request, cache_, threads_, with_p,
-                                        ticket->cancellation());
-               } catch (const analysis::Cancelled&) {
-                 if (!ticket->expired()) throw;
-                 throw ApiError(503, "computation stopped after " + std::to_string(watch_.time_limit().count()) +
-                                         " s (serve --max-compute-seconds): ask for fewer slices, a shorter "
-                                         "range or fewer containers");
-               }
+               return Watched(request, "fewer slices, a shorter range or fewer containers", [&](auto cancel) {
+                 return AggregateAnswer(traces_[id]->source(), id, request, cache_, threads_, with_p, cancel);
+               });
              }));
   }
   http.Get(R"(/api/traces/([^/]+)/stats)", Json([this](const httplib::Request& request) {
@@ -130,7 +135,8 @@ void ApiRoutes::Register(httplib::Server& http) {
                  IdList(request, "containers", static_cast<uint32_t>(trace.containers().size() - 1));
              window.types = IdList(request, "types", static_cast<uint32_t>(trace.types().size() - 1));
              window.values = List(request, "values");
-             return WindowJson(source, window);
+             return Watched(request, "a shorter window or fewer containers",
+                            [&](auto cancel) { return WindowJson(source, window, cancel); });
            }));
   http.Get(R"(/api/traces/([^/]+)/entity/([^/]+))", Json([this](const httplib::Request& request) {
              auto [store, index] = ParseEntityId(request.matches[2]);
@@ -141,7 +147,9 @@ void ApiRoutes::Register(httplib::Server& http) {
              auto query = Text(request, "q");
              if (!query) BadRequest("parameter q is required");
              auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxSearchLimit)).value_or(100);
-             return SearchJson(source, *query, static_cast<size_t>(limit));
+             return Watched(request, "a smaller limit or a longer text", [&](auto cancel) {
+               return SearchJson(source, *query, static_cast<size_t>(limit), cancel);
+             });
            }));
   http.Get(R"(/api(/.*)?)", Json([](const httplib::Request& request) -> std::string {
              NotFound("no endpoint " + request.path);

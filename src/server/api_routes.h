@@ -6,6 +6,7 @@
 
 #include <httplib.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ class ApiRoutes {
   void Register(httplib::Server& http);
 
  private:
+  // `work`'s answer, its cancellation set when the client goes or the
+  // time limit passes: then 503, saying to ask for `ask_for`.
+  std::string Watched(const httplib::Request& request, const std::string& ask_for,
+                      const std::function<std::string(const analysis::Cancellation*)>& work) const;
   // The index `id` names (404 when none); 503 with Retry-After while
   // that trace is still being read, 503 when it could not be read.
   size_t ReadyIndex(const std::string& id) const;

@@ -84,7 +84,8 @@ std::string EntityJson(const EntitySource& source, uint32_t store_index, uint64_
   return text;
 }
 
-std::string SearchJson(const EntitySource& source, const std::string& query, size_t limit) {
+std::string SearchJson(const EntitySource& source, const std::string& query, size_t limit,
+                       const analysis::Cancellation* cancel) {
   const Trace& trace = source.trace();
   if (query.empty() || query.size() > kMaxQueryLength) {
     BadRequest("parameter q must have 1 to " + std::to_string(kMaxQueryLength) + " characters");
@@ -127,6 +128,7 @@ std::string SearchJson(const EntitySource& source, const std::string& query, siz
     if (store.kind == TypeKind::kVariable) continue;
     heap.clear();
     source.ForEachChunk(k, [&](const EntityChunk& s) {
+      analysis::ThrowIfCancelled(cancel);
       for (size_t i = 0; i < s.size(); ++i) {
         if (!matches(s.value[i])) continue;
         const Match m{s.index + i, s.start[i], s.End(i), s.value[i]};

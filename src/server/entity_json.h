@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "analysis/cancellation.h"
 #include "model/entity_source.h"
 
 namespace macroscope::server {
@@ -21,7 +22,9 @@ inline constexpr size_t kMaxQueryLength = 200;
 
 // Entities whose value contains `query` and containers whose name does,
 // case-insensitively (ASCII), at most `limit` of each. Entities are looked
-// for store by store, chunk by chunk, until `limit` are found.
-std::string SearchJson(const EntitySource& source, const std::string& query, size_t limit);
+// for store by store, chunk by chunk, until `limit` are found; Cancelled
+// once `cancel` is set (polled between chunks).
+std::string SearchJson(const EntitySource& source, const std::string& query, size_t limit,
+                       const analysis::Cancellation* cancel = nullptr);
 
 }  // namespace macroscope::server

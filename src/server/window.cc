@@ -103,8 +103,9 @@ struct LinkRef {
 
 class WindowBuilder {
  public:
-  WindowBuilder(const EntitySource& source, const WindowRequest& request)
+  WindowBuilder(const EntitySource& source, const WindowRequest& request, const analysis::Cancellation* cancel)
       : source_(source),
+        cancel_(cancel),
         request_(request),
         pixel_((request.end - request.start) / request.width),
         per_pixel_(request.width / (request.end - request.start)) {}
@@ -189,7 +190,10 @@ class WindowBuilder {
       for (uint32_t i : s->index.Query(t1, t2)) f(whole, i);
       return;
     }
-    source_.ForEachChunk(k, t1, t2, [&](const EntityChunk& c) { Scan(c, t1, t2, f); });
+    source_.ForEachChunk(k, t1, t2, [&](const EntityChunk& c) {
+      analysis::ThrowIfCancelled(cancel_);
+      Scan(c, t1, t2, f);
+    });
   }
 
   template <class F>
@@ -369,6 +373,7 @@ class WindowBuilder {
   }
 
   const EntitySource& source_;
+  const analysis::Cancellation* cancel_;
   const WindowRequest& request_;
   const double pixel_;
   const double per_pixel_;  // 1 / pixel_, so that a column costs no division
@@ -497,7 +502,8 @@ Plan MakePlan(const EntitySource& source, const WindowRequest& request) {
 }
 
 // Each part's rows, gathered by one thread each.
-std::vector<WindowBuilder> Gather(const EntitySource& source, const WindowRequest& request, const Plan& plan) {
+std::vector<WindowBuilder> Gather(const EntitySource& source, const WindowRequest& request, const Plan& plan,
+                                  const analysis::Cancellation* cancel) {
   const Trace& trace = source.trace();
   std::vector<StringId> values;
   for (const auto& name : request.values) {
@@ -506,7 +512,7 @@ std::vector<WindowBuilder> Gather(const EntitySource& source, const WindowReques
   }
   std::vector<WindowBuilder> builders;
   builders.reserve(plan.parts());
-  for (int part = 0; part < plan.parts(); ++part) builders.emplace_back(source, request).SetValueFilter(values);
+  for (int part = 0; part < plan.parts(); ++part) builders.emplace_back(source, request, cancel).SetValueFilter(values);
   analysis::ParallelFor(plan.parts(), plan.parts(), [&](int64_t part, int) {
     WindowBuilder& builder = builders[part];
     for (size_t k = plan.part_begin[part]; k < plan.part_begin[part + 1]; ++k) builder.AddStore(plan.stores[k]);
@@ -547,14 +553,15 @@ std::string Write(const Trace& trace, const WindowRequest& request, const std::v
 
 }  // namespace
 
-std::string WindowJson(const EntitySource& source, const WindowRequest& request) {
+std::string WindowJson(const EntitySource& source, const WindowRequest& request,
+                       const analysis::Cancellation* cancel) {
   if (!(request.start < request.end)) BadRequest("start must be before end");
   if (request.width < 1 || request.width > kMaxWidth) {
     BadRequest("width must be in [1, " + std::to_string(kMaxWidth) + "]");
   }
   if (!((request.end - request.start) / request.width > 0)) BadRequest("the window is too narrow");
   const Plan plan = MakePlan(source, request);
-  return Write(source.trace(), request, Gather(source, request, plan));
+  return Write(source.trace(), request, Gather(source, request, plan, cancel));
 }
 
 }  // namespace macroscope::server

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/cancellation.h"
 #include "model/entity_source.h"
 #include "model/trace.h"
 
@@ -57,6 +58,9 @@ inline constexpr size_t kMaxPrimitives = 1'000'000;
 // The JSON answer. Throws ApiError: 400 for a bad window (start >= end,
 // width out of range, too many primitives), 404 for an unknown container
 // or type.
-std::string WindowJson(const EntitySource& source, const WindowRequest& request);
+// Cancelled (analysis/cancellation.h) once `cancel` is set: it is polled
+// between chunks.
+std::string WindowJson(const EntitySource& source, const WindowRequest& request,
+                       const analysis::Cancellation* cancel = nullptr);
 
 }  // namespace macroscope::server
