@@ -87,7 +87,7 @@ std::string ReadServedTrace(const std::string& file, formats::ReadOptions option
   const auto start = std::chrono::steady_clock::now();
   try {
     if (store::IsChunkedStore(file)) {
-      out.store = std::make_unique<store::StoreSource>(file, memory);
+      out.store = std::make_unique<store::StoreSource>(file, store::CacheBudget::Serving(memory));
       events = out.store->reader().stats().events;
       served.Publish(*out.store);
     } else {

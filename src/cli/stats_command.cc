@@ -81,7 +81,7 @@ void RegisterStatsCommand(CLI::App& app) {
     // A chunked store: only the chunks that meet the window are read.
     std::optional<store::StoreSource> store;
     if (!stats && args->files.size() == 1 && store::IsChunkedStore(args->files.front())) {
-      store.emplace(args->files.front(), store::kScanBudget);
+      store.emplace(args->files.front(), store::CacheBudget::Scanning());
       stats = analysis::ComputeStatistics(*store, request_for(store->trace()));
     }
     if (!stats) {

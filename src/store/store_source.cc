@@ -1,7 +1,5 @@
 #include "store/store_source.h"
 
-#include <algorithm>
-
 namespace macroscope::store {
 
 namespace {
@@ -21,8 +19,8 @@ size_t BytesOf(const EntityStore& s, const std::vector<uint64_t>& positions) {
 
 }  // namespace
 
-StoreSource::StoreSource(const std::string& path, size_t budget)
-    : reader_(path, trace_), chunks_(budget - budget / 8), frames_(budget / 8) {
+StoreSource::StoreSource(const std::string& path, CacheBudget budget)
+    : reader_(path, trace_), chunks_(budget.chunks), frames_(budget.frames) {
   chunks_of_.resize(trace_.stores().size());
   const std::vector<ChunkEntry>& chunks = reader_.chunks();
   for (size_t c = 0; c < chunks.size(); ++c) chunks_of_[chunks[c].store].push_back(static_cast<uint32_t>(c));

@@ -1,8 +1,8 @@
 // A store of format 3 as an EntitySource (model/entity_source.h): opening
 // it reads the description and the chunk directory only; a query's chunks
 // are found by their zone maps and decoded when first reached. Two caches
-// keep what was read for the next queries: decoded chunks, bounded by a
-// byte budget, and, from an eighth of it, decompressed frames (the small
+// keep what was read for the next queries, each bounded in bytes
+// (CacheBudget): decoded chunks, and decompressed frames (the small
 // chunks of many stores share a frame, so a window over many rows finds
 // its next chunk's frame there); the least recently used leave first.
 // `serve` answers a chunked store through it, holding the budget and the
@@ -22,16 +22,25 @@
 
 namespace macroscope::store {
 
-// The budget of a command that reads a store once (stats): frames shared
-// by many small stores are decompressed once, not once per store.
-inline constexpr size_t kScanBudget = size_t{256} << 20;
+// What the caches may keep, in bytes.
+struct CacheBudget {
+  size_t chunks = 0;  // decoded chunks
+  size_t frames = 0;  // decompressed frames
+
+  // A server's: most for the chunks, which the next queries read again.
+  static CacheBudget Serving(size_t bytes) { return {bytes - bytes / 8, bytes / 8}; }
+  // A command that reads a store once (stats): no chunk is read twice,
+  // but the frames shared by many small stores are decompressed once, not
+  // once per store.
+  static CacheBudget Scanning() { return {0, size_t{256} << 20}; }
+};
 
 class StoreSource : public EntitySource {
  public:
   // Opens the store at `path` (a UserError when it is not of format 3 or
-  // its description is corrupt); its caches keep about `budget` bytes (a
-  // query holds the chunk it reads besides).
-  StoreSource(const std::string& path, size_t budget);
+  // its description is corrupt); its caches keep about `budget` (a query
+  // holds the chunk it reads besides).
+  StoreSource(const std::string& path, CacheBudget budget);
 
   const Trace& trace() const override { return trace_; }
   uint64_t size(uint32_t k) const override { return reader_.store_size(k); }
