@@ -8,8 +8,10 @@
 #include <string_view>
 #include <utility>
 
+#include "analysis/exact_sum.h"
 #include "analysis/parallel.h"
 #include "server/api_error.h"
+#include "model/time_bins.h"
 #include "server/json_writer.h"
 
 namespace macroscope::server {
@@ -36,11 +38,14 @@ struct Item {
   }
 };
 
-// Weight of one value inside a summary: its time (0 for events) and count.
+// Weight of one value inside a summary: its time (0 for events), summed
+// exactly so that it is the same whatever order or groups the entities
+// came in, and its count.
 struct Tally {
   StringId value;
-  double time;
+  analysis::ExactSum time;
   uint64_t count;
+  double Time() const { return time.Value(); }
 };
 
 // What one pixel column of one level of a row gathers.
@@ -58,12 +63,16 @@ struct Cell {
 
   StringId Dominant() const {
     const Tally* best = nullptr;
+    double best_time = 0;
     for (const Tally& t : tallies) {
       // Ties go to the most entities, then the first value interned: the
       // same whatever order the entities came in.
-      if (!best || t.time > best->time ||
-          (t.time == best->time && (t.count > best->count || (t.count == best->count && t.value < best->value))))
+      const double time = t.Time();
+      if (!best || time > best_time ||
+          (time == best_time && (t.count > best->count || (t.count == best->count && t.value < best->value)))) {
         best = &t;
+        best_time = time;
+      }
     }
     return best ? best->value : kEmptyString;
   }
@@ -108,7 +117,11 @@ class WindowBuilder {
         cancel_(cancel),
         request_(request),
         pixel_((request.end - request.start) / request.width),
-        per_pixel_(request.width / (request.end - request.start)) {}
+        bins_(source.trace().start_time(), source.trace().end_time()),
+        level_(bins_.LevelFor(pixel_)),
+        first_bin_(bins_.Bin(request.start, level_)),
+        columns_(static_cast<int>(std::min<uint64_t>(bins_.Bin(request.end, level_) - first_bin_ + 1,
+                                                     4 * static_cast<uint64_t>(request.width) + 8))) {}
 
   void SetValueFilter(std::vector<StringId> values) {
     filter_values_ = !request_.values.empty();
@@ -215,15 +228,17 @@ class WindowBuilder {
     return std::binary_search(values_.begin(), values_.end(), c.value[i]);
   }
 
+  // The column of an entity that begins at `t`: its time bin (an entity
+  // begun before the window is in the first).
   int Column(double t) const {
-    double x = (std::max(t, request_.start) - request_.start) * per_pixel_;
-    return static_cast<int>(std::min(x, static_cast<double>(request_.width - 1)));
+    const uint64_t column = bins_.Bin(std::max(t, request_.start), level_) - first_bin_;
+    return static_cast<int>(std::min<uint64_t>(column, columns_ - 1));
   }
 
   LevelCells& Level(uint16_t level) {
     if (level >= levels_.size()) levels_.resize(level + 1);
     LevelCells& l = levels_[level];
-    if (l.cells.empty()) l.cells.resize(request_.width);
+    if (l.cells.empty()) l.cells.resize(columns_);
     return l;
   }
 
@@ -274,12 +289,13 @@ class WindowBuilder {
     const StringId value = e.value;
     for (Tally& t : cell.tallies) {
       if (t.value == value) {
-        t.time += b - a;
+        t.time.Add(b - a);
         ++t.count;
         return;
       }
     }
-    cell.tallies.push_back({value, b - a, 1});
+    cell.tallies.push_back({value, {}, 1});
+    cell.tallies.back().time.Add(b - a);
   }
 
   // Turns the cells of the row just added into its summaries (an event or
@@ -376,7 +392,14 @@ class WindowBuilder {
   const analysis::Cancellation* cancel_;
   const WindowRequest& request_;
   const double pixel_;
-  const double per_pixel_;  // 1 / pixel_, so that a column costs no division
+  // Columns are the time bins of the trace's span (model/time_bins.h) at
+  // the coarsest level whose bins are no wider than a pixel: between half
+  // a pixel and a pixel wide, the same whatever the window's edges, so
+  // that a store's level-of-detail summaries hold them.
+  const TimeBins bins_;
+  const int level_;
+  const uint64_t first_bin_;
+  const int columns_;
   bool filter_values_ = false;
   std::vector<StringId> values_;
   std::vector<LevelCells> levels_;

@@ -3,14 +3,17 @@
 //
 // Design: with d = (end - start) / width the duration of a pixel, each row
 // (container, entity type) gathers its entities that intersect the window
-// into cells, one per (level, pixel column), where column =
-// floor((max(start, window start) - window start) / d). An entity at least
-// d long is an item (states, variables, links; at most kMaxItemsPerColumn
-// per cell, the rest are merged). A smaller one is merged into its cell,
-// which keeps the extent, the count, and the value with the most time
-// (states, links) or the most entities (events), or the min and max
-// (variables). An event alone in its column is an item. Every entity of the
-// window is counted once, in `shown` or in `hidden`.
+// into cells, one per (level, column). Columns are the time bins of the
+// trace's span (model/time_bins.h) at the coarsest level whose bins are at
+// most d wide: an entity's column is the bin of max(its start, window
+// start). An entity at least d long is an item (states, variables, links;
+// at most kMaxItemsPerColumn per cell, the rest are merged). A smaller one
+// is merged into its cell, which keeps the extent, the count, and the value
+// with the most time (summed exactly) or the most entities (events), or
+// the min and max (variables). An event alone in its column is an item.
+// Every entity of the window is counted once, in `shown` or in `hidden`.
+// Cells do not depend on the window's edges, nor on the order entities
+// come in: a store's level-of-detail summaries can hold them.
 //
 // Cost: a window over a quarter of the trace or more reads each store in
 // order (a sequential pass beats the index's tree walk when most entities
