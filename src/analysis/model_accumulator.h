@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/exact_sum.h"
+#include "util/exact_sum.h"
 #include "analysis/micro_model.h"
 #include "analysis/trace_model.h"
 #include "model/entity_sink.h"

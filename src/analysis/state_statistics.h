@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/exact_sum.h"
+#include "util/exact_sum.h"
 #include "analysis/table.h"
 #include "model/entity_sink.h"
 #include "model/entity_source.h"

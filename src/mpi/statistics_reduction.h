@@ -9,7 +9,7 @@ namespace macroscope::mpi {
 
 // Collective. On part 0, the rows of every part summed by (kind, type,
 // value), with means and shares of the sums; elsewhere, `mine`. Each part
-// sends its rows' exact sums (analysis/exact_sum.h) and part 0 merges them
+// sends its rows' exact sums (util/exact_sum.h) and part 0 merges them
 // exactly: the result is a whole reading's, bit for bit, whatever the times.
 analysis::Statistics ReduceStatistics(const analysis::Statistics& mine, formats::PartExchange& share);
 

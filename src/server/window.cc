@@ -8,9 +8,9 @@
 #include <string_view>
 #include <utility>
 
-#include "analysis/exact_sum.h"
 #include "analysis/parallel.h"
 #include "server/api_error.h"
+#include "model/cell_summary.h"
 #include "model/time_bins.h"
 #include "server/json_writer.h"
 
@@ -20,62 +20,18 @@ namespace {
 
 // An entity of the answer, copied out of its chunk (which a store read
 // lazily may let go before the answer is written).
-struct Item {
-  uint64_t index = 0;  // its place in its store
-  double start = 0, end = 0, number = 0;
-  uint32_t store = 0;
-  StringId value = kEmptyString;
-  ContainerId from = kNone, to = kNone;
-  uint16_t level = 0;
+using Item = EntityCopy;
 
-  bool operator<(const Item& other) const {
-    return store != other.store ? store < other.store : index < other.index;
-  }
-
-  static Item Of(const EntityChunk& c, size_t i) {
-    return {c.index + i, c.start[i], c.End(i), c.Number(i), c.store, c.Value(i), c.PeerStart(i), c.PeerEnd(i),
-            c.Level(i)};
-  }
-};
-
-// Weight of one value inside a summary: its time (0 for events), summed
-// exactly so that it is the same whatever order or groups the entities
-// came in, and its count.
-struct Tally {
-  StringId value;
-  analysis::ExactSum time;
-  uint64_t count;
-  double Time() const { return time.Value(); }
-};
-
-// What one pixel column of one level of a row gathers.
+// What one column of one level of a row gathers.
 struct Cell {
-  uint64_t count = 0;  // entities merged (not items)
-  int items = 0;       // items started in this column: held[0, items)
+  int items = 0;  // items started in this column: held[0, items)
   // The first items in store order, whatever order the entities came in
   // (a longer one that comes later but lies earlier takes the place of
   // the last, which is merged).
   std::array<Item, kMaxItemsPerColumn> held;
-  double start = 0, end = 0;
-  double min = 0, max = 0;        // variables
-  Item first;                     // the first merged entity, for one alone in its column
-  std::vector<Tally> tallies;     // keeps its capacity from row to row
+  CellSummary merged;  // keeps its tallies' capacity from row to row
 
-  StringId Dominant() const {
-    const Tally* best = nullptr;
-    double best_time = 0;
-    for (const Tally& t : tallies) {
-      // Ties go to the most entities, then the first value interned: the
-      // same whatever order the entities came in.
-      const double time = t.Time();
-      if (!best || time > best_time ||
-          (time == best_time && (t.count > best->count || (t.count == best->count && t.value < best->value)))) {
-        best = &t;
-        best_time = time;
-      }
-    }
-    return best ? best->value : kEmptyString;
-  }
+  bool empty() const { return items == 0 && merged.count == 0; }
 };
 
 [[noreturn]] void TooManyPrimitives() {
@@ -243,15 +199,9 @@ class WindowBuilder {
   }
 
   void Add(TypeKind kind, const Item& e) {
-    const double a = std::min(e.start, e.end);
-    const double b = std::max(e.start, e.end);
     const uint16_t level = kind == TypeKind::kState ? e.level : 0;
-    const int column = Column(a);
-    LevelCells& l = Level(level);
-    used_levels_ = std::max<size_t>(used_levels_, level + 1);
-    Cell& cell = l.cells[column];
-    if (cell.count == 0 && cell.items == 0) l.touched.push_back(column);
-    if (kind != TypeKind::kEvent && b - a >= pixel_) {
+    Cell& cell = Touch(level, Column(e.Low()));
+    if (kind != TypeKind::kEvent && e.High() - e.Low() >= pixel_) {
       if (cell.items < kMaxItemsPerColumn) {
         cell.held[cell.items++] = e;
         return;
@@ -259,43 +209,20 @@ class WindowBuilder {
       Item* last = std::max_element(cell.held.begin(), cell.held.end());
       if (e < *last) {
         const Item later = std::exchange(*last, e);
-        Merge(kind, cell, later);
+        cell.merged.Add(kind, later);
         return;
       }
     }
-    Merge(kind, cell, e);
+    cell.merged.Add(kind, e);
   }
 
-  // Adds `e` to the cell's summary.
-  static void Merge(TypeKind kind, Cell& cell, const Item& e) {
-    const double a = std::min(e.start, e.end);
-    const double b = std::max(e.start, e.end);
-    if (cell.count == 0) {
-      cell.start = a;
-      cell.end = b;
-      cell.first = e;
-      if (kind == TypeKind::kVariable) cell.min = cell.max = e.number;
-    } else if (e < cell.first) {
-      cell.first = e;  // the first in store order, whatever order they came in
-    }
-    ++cell.count;
-    cell.start = std::min(cell.start, a);
-    cell.end = std::max(cell.end, b);
-    if (kind == TypeKind::kVariable) {
-      cell.min = std::min(cell.min, e.number);
-      cell.max = std::max(cell.max, e.number);
-      return;
-    }
-    const StringId value = e.value;
-    for (Tally& t : cell.tallies) {
-      if (t.value == value) {
-        t.time.Add(b - a);
-        ++t.count;
-        return;
-      }
-    }
-    cell.tallies.push_back({value, {}, 1});
-    cell.tallies.back().time.Add(b - a);
+  // The cell of (level, column), noted as touched.
+  Cell& Touch(uint16_t level, int column) {
+    LevelCells& l = Level(level);
+    used_levels_ = std::max<size_t>(used_levels_, level + 1);
+    Cell& cell = l.cells[column];
+    if (cell.empty()) l.touched.push_back(column);
+    return cell;
   }
 
   // Turns the cells of the row just added into its summaries (an event or
@@ -309,16 +236,16 @@ class WindowBuilder {
       std::sort(l.touched.begin(), l.touched.end());
       for (int column : l.touched) {
         Cell& cell = l.cells[column];
+        const CellSummary& m = cell.merged;
         row.items.insert(row.items.end(), cell.held.begin(), cell.held.begin() + cell.items);
-        if (cell.count == 1 && (kind == TypeKind::kEvent || kind == TypeKind::kLink)) {
-          row.items.push_back(cell.first);
-        } else if (cell.count > 0) {
-          row.summaries.push_back({static_cast<uint16_t>(level), cell.start, cell.end, cell.min, cell.max,
-                                   cell.count, kind == TypeKind::kVariable ? kEmptyString : cell.Dominant()});
+        if (m.count == 1 && (kind == TypeKind::kEvent || kind == TypeKind::kLink)) {
+          row.items.push_back(m.first);
+        } else if (m.count > 0) {
+          row.summaries.push_back({static_cast<uint16_t>(level), m.start, m.end, m.min, m.max, m.count,
+                                   kind == TypeKind::kVariable ? kEmptyString : m.Dominant()});
         }
-        cell.count = 0;
+        cell.merged.Clear();
         cell.items = 0;
-        cell.tallies.clear();
       }
       l.touched.clear();
     }

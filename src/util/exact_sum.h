@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-namespace macroscope::analysis {
+namespace macroscope {
 
 // hi + lo + the partials is the exact sum of the terms. Adding a term is
 // two two-sum steps (Knuth's: exact whatever the magnitudes); what lo
@@ -78,4 +78,4 @@ class ExactSum {
   std::unique_ptr<Overflow> overflow_;
 };
 
-}  // namespace macroscope::analysis
+}  // namespace macroscope

@@ -1,6 +1,6 @@
 // The exact sum: correctly rounded on known cases, and the same double for
 // the same terms in any order and any split into merged sums.
-#include "analysis/exact_sum.h"
+#include "util/exact_sum.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-namespace macroscope::analysis {
+namespace macroscope {
 namespace {
 
 double Sum(const std::vector<double>& terms) {
@@ -100,4 +100,4 @@ TEST(ExactSum, MergesItself) {
 }
 
 }  // namespace
-}  // namespace macroscope::analysis
+}  // namespace macroscope

@@ -1,8 +1,8 @@
-#include "analysis/exact_sum.h"
+#include "util/exact_sum.h"
 
 #include <cstddef>
 
-namespace macroscope::analysis {
+namespace macroscope {
 
 namespace {
 
@@ -91,4 +91,4 @@ std::vector<double> ExactSum::Terms() const {
   return terms;
 }
 
-}  // namespace macroscope::analysis
+}  // namespace macroscope
