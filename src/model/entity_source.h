@@ -20,8 +20,10 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 
 #include "model/entity_chunk.h"
+#include "model/lod_summary.h"
 #include "model/trace.h"
 
 namespace macroscope {
@@ -51,6 +53,10 @@ class EntitySource {
   // Calls found(chunk, i) with the chunk holding entity `index` of store
   // `k` and its place in it; false (and no call) when there is none.
   virtual bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const = 0;
+  // Store `k`'s level-of-detail summary (model/lod_summary.h) over the
+  // trace's time bins, or null when it has none (a trace in memory, a
+  // small store, a store written before summaries).
+  virtual std::shared_ptr<const LodSummary> summary(uint32_t /*k*/) const { return nullptr; }
 };
 
 // The trace in memory: each store is one chunk.

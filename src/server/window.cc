@@ -76,7 +76,8 @@ class WindowBuilder {
         bins_(source.trace().start_time(), source.trace().end_time()),
         level_(bins_.LevelFor(pixel_)),
         first_bin_(bins_.Bin(request.start, level_)),
-        columns_(static_cast<int>(std::min<uint64_t>(bins_.Bin(request.end, level_) - first_bin_ + 1,
+        last_bin_(bins_.Bin(request.end, level_)),
+        columns_(static_cast<int>(std::min<uint64_t>(last_bin_ - first_bin_ + 1,
                                                      4 * static_cast<uint64_t>(request.width) + 8))) {}
 
   void SetValueFilter(std::vector<StringId> values) {
@@ -88,9 +89,11 @@ class WindowBuilder {
   // The row of one store (states, events, variables).
   void AddStore(uint32_t store_index) {
     const EntityStore& s = source_.trace().stores()[store_index];
-    ForEachInWindow(store_index, [&](const EntityChunk& c, size_t i) {
-      if (KeepValue(c, i)) Add(s.kind, Item::Of(c, i));
-    });
+    if (!AddFromSummary(store_index, s.kind)) {
+      ForEachInWindow(store_index, [&](const EntityChunk& c, size_t i) {
+        if (KeepValue(c, i)) Add(s.kind, Item::Of(c, i));
+      });
+    }
     CloseRow(s.container, s.type, s.kind);
   }
 
@@ -163,6 +166,67 @@ class WindowBuilder {
       analysis::ThrowIfCancelled(cancel_);
       Scan(c, t1, t2, f);
     });
+  }
+
+  // The row of store `k` from its level-of-detail summary, when it has one
+  // down to the columns' level (and no value filter: its cells mix
+  // values): the crossers that begin in the window's bins, each added as
+  // an entity is, and the cells of the bins merged whole, but for the
+  // bins whose entities reach out of the window (its first and last) or
+  // hold one a pixel long, read from the chunks. False (nothing added)
+  // when the store has no such summary.
+  bool AddFromSummary(uint32_t k, TypeKind kind) {
+    if (filter_values_ || kind == TypeKind::kLink) return false;
+    const std::shared_ptr<const LodSummary> summary = source_.summary(k);
+    if (!summary || level_ > summary->finest()) return false;
+    analysis::ThrowIfCancelled(cancel_);
+    const double t1 = request_.start, t2 = request_.end;
+    for (int level = 1; level <= level_; ++level) {
+      const std::vector<EntityCopy>& crossers = summary->crossers(level);
+      const int shift = level_ - level + 1;
+      const uint64_t first = first_bin_ >> shift, last = last_bin_ >> shift;
+      auto node = [&](const EntityCopy& e) { return TimeBins::Bin(bins_.Position(e.Low()), level - 1); };
+      auto it = std::partition_point(crossers.begin(), crossers.end(),
+                                     [&](const EntityCopy& e) { return node(e) < first; });
+      for (; it != crossers.end() && node(*it) <= last; ++it) {
+        if (it->Low() <= t2 && it->High() >= t1) Add(kind, *it);
+      }
+    }
+    const std::vector<LodCell>& cells = summary->cells(level_);
+    const auto begin = std::partition_point(cells.begin(), cells.end(),
+                                            [&](const LodCell& c) { return c.bin < first_bin_; });
+    const auto end = std::partition_point(begin, cells.end(), [&](const LodCell& c) { return c.bin <= last_bin_; });
+    // Bins read from the chunks, each with the time its entities span.
+    std::vector<std::pair<uint64_t, std::pair<double, double>>> read;
+    for (auto c = begin; c != end; ++c) {
+      const CellSummary& m = c->cell;
+      if ((c->bin == first_bin_ && m.start < t1) || (c->bin == last_bin_ && m.end > t2) || m.longest >= pixel_) {
+        if (read.empty() || read.back().first != c->bin) read.push_back({c->bin, {m.start, m.end}});
+      }
+    }
+    for (auto c = begin; c != end; ++c) {
+      auto at = std::lower_bound(read.begin(), read.end(), std::make_pair(c->bin, std::make_pair(0.0, 0.0)),
+                                 [](const auto& x, const auto& y) { return x.first < y.first; });
+      if (at != read.end() && at->first == c->bin) {
+        at->second.first = std::min(at->second.first, c->cell.start);
+        at->second.second = std::max(at->second.second, c->cell.end);
+        continue;
+      }
+      const int column = static_cast<int>(std::min<uint64_t>(c->bin - first_bin_, columns_ - 1));
+      Touch(c->level, column).merged.Merge(kind, c->cell);
+    }
+    for (const auto& [bin, range] : read) {
+      source_.ForEachChunk(k, range.first, range.second, [&](const EntityChunk& chunk) {
+        analysis::ThrowIfCancelled(cancel_);
+        for (size_t i = 0; i < chunk.size(); ++i) {
+          const Item e = Item::Of(chunk, i);
+          if (e.Low() > t2 || e.High() < t1) continue;
+          if (bins_.Bin(e.Low(), level_) != bin || bins_.Bin(e.High(), level_) != bin) continue;
+          Add(kind, e);
+        }
+      });
+    }
+    return true;
   }
 
   template <class F>
@@ -325,7 +389,7 @@ class WindowBuilder {
   // that a store's level-of-detail summaries hold them.
   const TimeBins bins_;
   const int level_;
-  const uint64_t first_bin_;
+  const uint64_t first_bin_, last_bin_;
   const int columns_;
   bool filter_values_ = false;
   std::vector<StringId> values_;
