@@ -18,11 +18,13 @@ uint64_t TimeBins::Position(double t) const {
 
 int TimeBins::LevelFor(double width) const {
   if (!(span_ > 0)) return 0;
-  for (int level = 0; level < kLevels; ++level) {
-    if (std::ldexp(span_, -level) <= width) return level;
+  for (int level = 1; level <= kLevels; ++level) {
+    if (BinWidth(level) < width) return level - 1;
   }
   return kLevels;
 }
+
+double TimeBins::BinWidth(int level) const { return std::ldexp(span_, -level); }
 
 int TimeBins::PartingLevel(uint64_t a, uint64_t b) {
   const uint64_t differ = a ^ b;

@@ -26,9 +26,12 @@ class TimeBins {
   uint64_t Position(double t) const;
   static uint64_t Bin(uint64_t position, int level) { return position >> (kLevels - level); }
   uint64_t Bin(double t, int level) const { return Bin(Position(t), level); }
-  // The coarsest level whose bins are no wider than `width` (kLevels at
-  // most; 0 when the span is empty).
+  // The finest level whose bins are at least `width` wide: between one
+  // and two widths (0 when even level 0's are narrower, or the span is
+  // empty; kLevels at most).
   int LevelFor(double width) const;
+  // The width of level `level`'s bins.
+  double BinWidth(int level) const;
   // The first level whose bins part positions a and b (kLevels + 1 when
   // none does: a == b).
   static int PartingLevel(uint64_t a, uint64_t b);

@@ -75,10 +75,11 @@ class WindowBuilder {
         pixel_((request.end - request.start) / request.width),
         bins_(source.trace().start_time(), source.trace().end_time()),
         level_(bins_.LevelFor(pixel_)),
+        item_length_(std::max(pixel_, bins_.BinWidth(level_))),
         first_bin_(bins_.Bin(request.start, level_)),
         last_bin_(bins_.Bin(request.end, level_)),
         columns_(static_cast<int>(std::min<uint64_t>(last_bin_ - first_bin_ + 1,
-                                                     4 * static_cast<uint64_t>(request.width) + 8))) {}
+                                                     2 * static_cast<uint64_t>(request.width) + 8))) {}
 
   void SetValueFilter(std::vector<StringId> values) {
     filter_values_ = !request_.values.empty();
@@ -173,7 +174,7 @@ class WindowBuilder {
   // values): the crossers that begin in the window's bins, each added as
   // an entity is, and the cells of the bins merged whole, but for the
   // bins whose entities reach out of the window (its first and last) or
-  // hold one a pixel long, read from the chunks. False (nothing added)
+  // hold one a column long, read from the chunks. False (nothing added)
   // when the store has no such summary.
   bool AddFromSummary(uint32_t k, TypeKind kind) {
     if (filter_values_ || kind == TypeKind::kLink) return false;
@@ -200,7 +201,7 @@ class WindowBuilder {
     std::vector<std::pair<uint64_t, std::pair<double, double>>> read;
     for (auto c = begin; c != end; ++c) {
       const CellSummary& m = c->cell;
-      if ((c->bin == first_bin_ && m.start < t1) || (c->bin == last_bin_ && m.end > t2) || m.longest >= pixel_) {
+      if ((c->bin == first_bin_ && m.start < t1) || (c->bin == last_bin_ && m.end > t2) || m.longest >= item_length_) {
         if (read.empty() || read.back().first != c->bin) read.push_back({c->bin, {m.start, m.end}});
       }
     }
@@ -265,7 +266,7 @@ class WindowBuilder {
   void Add(TypeKind kind, const Item& e) {
     const uint16_t level = kind == TypeKind::kState ? e.level : 0;
     Cell& cell = Touch(level, Column(e.Low()));
-    if (kind != TypeKind::kEvent && e.High() - e.Low() >= pixel_) {
+    if (kind != TypeKind::kEvent && e.High() - e.Low() >= item_length_) {
       if (cell.items < kMaxItemsPerColumn) {
         cell.held[cell.items++] = e;
         return;
@@ -384,11 +385,13 @@ class WindowBuilder {
   const WindowRequest& request_;
   const double pixel_;
   // Columns are the time bins of the trace's span (model/time_bins.h) at
-  // the coarsest level whose bins are no wider than a pixel: between half
-  // a pixel and a pixel wide, the same whatever the window's edges, so
-  // that a store's level-of-detail summaries hold them.
+  // the finest level whose bins are at least a pixel wide: between one and
+  // two pixels, the same whatever the window's edges, so that a store's
+  // level-of-detail summaries hold them. An entity at least a column long
+  // is an item.
   const TimeBins bins_;
   const int level_;
+  const double item_length_;
   const uint64_t first_bin_, last_bin_;
   const int columns_;
   bool filter_values_ = false;

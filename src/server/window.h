@@ -4,16 +4,18 @@
 // Design: with d = (end - start) / width the duration of a pixel, each row
 // (container, entity type) gathers its entities that intersect the window
 // into cells, one per (level, column). Columns are the time bins of the
-// trace's span (model/time_bins.h) at the coarsest level whose bins are at
-// most d wide: an entity's column is the bin of max(its start, window
-// start). An entity at least d long is an item (states, variables, links;
-// at most kMaxItemsPerColumn per cell, the rest are merged). A smaller one
+// trace's span (model/time_bins.h) at the finest level whose bins are at
+// least d wide (d to 2d): an entity's column is the bin of max(its start,
+// window start). An entity at least a column long is an item (states,
+// variables, links; at most kMaxItemsPerColumn per cell, the rest are
+// merged). A smaller one
 // is merged into its cell, which keeps the extent, the count, and the value
 // with the most time (summed exactly) or the most entities (events), or
 // the min and max (variables). An event alone in its column is an item.
 // Every entity of the window is counted once, in `shown` or in `hidden`.
 // Cells do not depend on the window's edges, nor on the order entities
-// come in: a store's level-of-detail summaries can hold them.
+// come in: a store's level-of-detail summaries can hold them, and a row
+// with a summary deep enough is answered from it (AddFromSummary).
 //
 // Cost: a window over a quarter of the trace or more reads each store in
 // order (a sequential pass beats the index's tree walk when most entities

@@ -1,5 +1,7 @@
 #include "store/store_file.h"
 
+#include <unistd.h>
+
 #include <stdexcept>
 
 #include "store/store.h"
@@ -91,6 +93,20 @@ Frame StoreFileWriter::Append(const std::vector<uint8_t>& raw) {
   Frame f{offset_, n, raw.size(), Hash64(compressed_.data(), n)};
   Write(compressed_.data(), n);
   return f;
+}
+
+void StoreFileWriter::ReadBack(const Frame& frame, std::vector<uint8_t>& raw) {
+  if (std::fflush(file_.stream()) != 0) throw UserError(path_ + ": cannot write");
+  compressed_.resize(frame.size);
+  const int fd = fileno(file_.stream());
+  for (size_t done = 0; done < frame.size;) {
+    const ssize_t n = pread(fd, compressed_.data() + done, frame.size - done, static_cast<off_t>(frame.offset + done));
+    if (n <= 0) throw UserError(path_ + ": cannot read back what was written");
+    done += static_cast<size_t>(n);
+  }
+  raw.resize(frame.raw);
+  const size_t n = ZSTD_decompress(raw.data(), raw.size(), compressed_.data(), frame.size);
+  if (ZSTD_isError(n) || n != frame.raw) throw UserError(path_ + ": cannot read back what was written");
 }
 
 void StoreFileWriter::Finish(const std::vector<std::vector<uint8_t>>& sections) {

@@ -58,6 +58,9 @@ class StoreFileWriter {
   ~StoreFileWriter();
   // Compresses `raw` into the next frame; returns where it went.
   Frame Append(const std::vector<uint8_t>& raw);
+  // A frame appended before, read back from the file and decompressed
+  // into `raw` (the writer's summaries are built from its chunks).
+  void ReadBack(const Frame& frame, std::vector<uint8_t>& raw);
   // Appends the sections' frames, their directory and the footer, then
   // renames the file into place.
   void Finish(const std::vector<std::vector<uint8_t>>& sections);

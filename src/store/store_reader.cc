@@ -8,7 +8,9 @@ namespace macroscope::store {
 namespace {
 
 // Format 3's sections after the shared ones (trace_sections.h).
-enum ChunkedSection : uint32_t { kChunks = kStores + 1, kSectionCount };
+// Summaries (section 8) came later: a store without it opens, without
+// summaries.
+enum ChunkedSection : uint32_t { kChunks = kStores + 1, kSectionCount, kSummaries = kSectionCount };
 
 // Copies `from` (a column of a decoded chunk) into `to` (its store's,
 // sized whole) at `positions` (or first, first + 1, …).
@@ -47,7 +49,25 @@ StoreReader::StoreReader(const std::string& path, Trace& trace) : file_(path), t
   uint64_t entities = 0;
   for (uint64_t n : sizes_) entities += n;
   if (entities > kMaxEntities) throw UserError(path + ": corrupt store (too many entities)");
+  summary_of_.assign(sizes_.size(), -1);
+  if (file_.section_count() > kSummaries) {
+    summaries_ = ReadSummaryDirectory(file_.OpenSection(kSummaries, "summaries"), sizes_.size(), file_);
+    for (size_t i = 0; i < summaries_.summaries.size(); ++i) summary_of_[summaries_.summaries[i].store] = i;
+  }
   ReadStrings(file_, meta_, trace_);
+}
+
+void StoreReader::ReadSummaryFrame(uint32_t frame, std::vector<uint8_t>& bytes) const {
+  file_.ReadFrame(summaries_.frames[frame], "summary frame " + std::to_string(frame), bytes);
+}
+
+LodSummary StoreReader::DecodeSummary(uint32_t k, std::span<const uint8_t> frame) const {
+  const SummaryEntry& e = summaries_.summaries[summary_of_[k]];
+  const EntityStore& s = trace_.store(k);
+  const std::string what = "the summary of type '" + std::string(trace_.Str(trace_.type(s.type).name)) +
+                           "' in container '" + std::string(trace_.Str(trace_.container(s.container).name)) + "'";
+  const ChunkLimits limits{.strings = meta_.strings, .containers = meta_.containers, .store_size = sizes_[k]};
+  return store::DecodeSummary(In(frame.subspan(e.offset, e.size), path(), what), s.kind, k, limits);
 }
 
 std::string StoreReader::ChunkName(size_t k) const {

@@ -17,6 +17,7 @@
 #include "store/chunk_codec.h"
 #include "store/store.h"
 #include "store/store_file.h"
+#include "store/summary_codec.h"
 #include "store/trace_sections.h"
 
 namespace macroscope::store {
@@ -56,6 +57,16 @@ class StoreReader {
   // Chunk `k`, decoded into `decoded` (by Read), as the view consumers
   // take: store, names and place set.
   EntityChunk View(size_t k, const EntityStore& decoded) const;
+  // Whether store `k` has a level-of-detail summary (stores written before
+  // summaries have none).
+  bool has_summary(uint32_t k) const { return summary_of_[k] >= 0; }
+  // The frame holding store `k`'s summary (to share one decompressed
+  // frame among the summaries it holds) and the summary decoded out of
+  // its bytes (ReadSummaryFrame): a UserError naming the file and the
+  // store when corrupt.
+  uint32_t summary_frame(uint32_t k) const { return summaries_.summaries[summary_of_[k]].frame; }
+  void ReadSummaryFrame(uint32_t frame, std::vector<uint8_t>& bytes) const;
+  LodSummary DecodeSummary(uint32_t k, std::span<const uint8_t> frame) const;
   // Every entity into the trace's stores, in their order (two threads).
   void ReadAll();
   // Every entity to `sink`, chunk by chunk in file order (each handed as
@@ -70,6 +81,8 @@ class StoreReader {
   StoreMeta meta_;
   StoreStats stats_;
   ChunkDirectory directory_;
+  SummaryDirectory summaries_;
+  std::vector<int64_t> summary_of_;  // by store: its entry in summaries_, or -1
   std::vector<uint64_t> sizes_;  // by store
 };
 

@@ -17,10 +17,13 @@ size_t BytesOf(const EntityStore& s, const std::vector<uint64_t>& positions) {
          BytesOf(x.list_begin()) + BytesOf(x.at_start()) + BytesOf(x.at_end()) + sizeof(EntityStore);
 }
 
+// Summaries' frames share the frames' cache, keyed apart from chunks'.
+constexpr uint64_t kSummaryFrame = uint64_t{1} << 63;
+
 }  // namespace
 
 StoreSource::StoreSource(const std::string& path, CacheBudget budget)
-    : reader_(path, trace_), chunks_(budget.chunks), frames_(budget.frames) {
+    : reader_(path, trace_), chunks_(budget.chunks), frames_(budget.frames), summaries_(budget.summaries) {
   chunks_of_.resize(trace_.stores().size());
   const std::vector<ChunkEntry>& chunks = reader_.chunks();
   for (size_t c = 0; c < chunks.size(); ++c) chunks_of_[chunks[c].store].push_back(static_cast<uint32_t>(c));
@@ -49,6 +52,22 @@ void StoreSource::ForEachChunk(uint32_t k, double t1, double t2, const Visit& vi
     if (chunks[c].end < t1 || chunks[c].start > t2) continue;
     VisitChunk(c, visit);
   }
+}
+
+std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k) const {
+  if (k >= chunks_of_.size() || !reader_.has_summary(k)) return nullptr;
+  return summaries_.Get(k, [&] {
+    const uint32_t f = reader_.summary_frame(k);
+    const auto frame = frames_.Get(kSummaryFrame | f, [&] {
+      std::vector<uint8_t> bytes;
+      reader_.ReadSummaryFrame(f, bytes);
+      const size_t size = bytes.capacity();
+      return std::pair(std::move(bytes), size);
+    });
+    LodSummary decoded = reader_.DecodeSummary(k, *frame);
+    const size_t size = decoded.bytes();
+    return std::pair(std::move(decoded), size);
+  });
 }
 
 bool StoreSource::Find(uint32_t k, uint64_t index,

@@ -5,6 +5,8 @@
 // (CacheBudget): decoded chunks, and decompressed frames (the small
 // chunks of many stores share a frame, so a window over many rows finds
 // its next chunk's frame there); the least recently used leave first.
+// Level-of-detail summaries are decoded when a window first needs one, and
+// kept in a third cache.
 // `serve` answers a chunked store through it, holding the budget and the
 // description, however large the store.
 #pragma once
@@ -24,15 +26,16 @@ namespace macroscope::store {
 
 // What the caches may keep, in bytes.
 struct CacheBudget {
-  size_t chunks = 0;  // decoded chunks
-  size_t frames = 0;  // decompressed frames
+  size_t chunks = 0;     // decoded chunks
+  size_t frames = 0;     // decompressed frames
+  size_t summaries = 0;  // decoded level-of-detail summaries
 
   // A server's: most for the chunks, which the next queries read again.
-  static CacheBudget Serving(size_t bytes) { return {bytes - bytes / 8, bytes / 8}; }
+  static CacheBudget Serving(size_t bytes) { return {bytes - bytes / 8 - bytes / 8, bytes / 8, bytes / 8}; }
   // A command that reads a store once (stats): no chunk is read twice,
   // but the frames shared by many small stores are decompressed once, not
   // once per store.
-  static CacheBudget Scanning() { return {0, size_t{256} << 20}; }
+  static CacheBudget Scanning() { return {0, size_t{256} << 20, 0}; }
 };
 
 class StoreSource : public EntitySource {
@@ -48,10 +51,11 @@ class StoreSource : public EntitySource {
   void ForEachChunk(uint32_t k, double t1, double t2, const Visit& visit) const override;
   using EntitySource::ForEachChunk;
   bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const override;
+  std::shared_ptr<const LodSummary> summary(uint32_t k) const override;
 
   const StoreReader& reader() const { return reader_; }
   // The bytes the caches hold now.
-  size_t cached_bytes() const { return chunks_.bytes() + frames_.bytes(); }
+  size_t cached_bytes() const { return chunks_.bytes() + frames_.bytes() + summaries_.bytes(); }
 
  private:
   struct DecodedChunk {
@@ -66,7 +70,8 @@ class StoreSource : public EntitySource {
   StoreReader reader_;
   std::vector<std::vector<uint32_t>> chunks_of_;  // by store: its chunks, in file order
   mutable ByteLru<DecodedChunk> chunks_;
-  mutable ByteLru<std::vector<uint8_t>> frames_;
+  mutable ByteLru<std::vector<uint8_t>> frames_;  // chunks' frames, then summaries' (kSummaryFrame | frame)
+  mutable ByteLru<LodSummary> summaries_;
 };
 
 }  // namespace macroscope::store

@@ -4,8 +4,11 @@
 #include <optional>
 #include <unordered_map>
 
+#include "model/lod_summary.h"
+#include "model/time_bins.h"
 #include "store/chunk_codec.h"
 #include "store/store_file.h"
+#include "store/summary_codec.h"
 #include "store/trace_sections.h"
 #include "util/run_file.h"
 
@@ -15,6 +18,12 @@ namespace {
 
 // How a spilled part that cannot be read back is named (a disk fault).
 const std::string kSpillName = "the store writer's spill file";
+const std::string kWrittenName = "the store being written";
+
+// Entities whose summaries are built at once (their cells about 2^20,
+// a few hundred MB): the stores are summarised in groups of about this
+// many, each group in one pass over the chunks in file order.
+constexpr uint64_t kSummaryBatchEntities = uint64_t{1} << 25;
 
 // What a decoded spilled part may hold: the writer checks nothing of its
 // own bytes.
@@ -76,6 +85,7 @@ class StoreWriter::Impl {
       counts[it->second] = counts_[id];
     }
     for (ChunkEntry& e : directory_.chunks) e.store = renumber_[e.store];
+    const SummaryDirectory summaries = BuildSummaries(trace, counts);
     std::vector<std::vector<uint8_t>> sections = EncodeTraceSections(trace, stats);
     Out stores;
     for (uint32_t i = 0; i < trace.stores().size(); ++i) {
@@ -85,7 +95,84 @@ class StoreWriter::Impl {
     }
     sections.push_back(std::move(stores.bytes));
     sections.push_back(EncodeDirectory(directory_));
+    sections.push_back(EncodeSummaryDirectory(summaries));
     file_.Finish(sections);
+  }
+
+  // The level-of-detail summary of each store big enough to need one
+  // (model/lod_summary.h), built from its chunks read back from the file,
+  // in groups of stores of about kSummaryBatchEntities entities: each
+  // group in one pass over the chunks in file order (a frame of small
+  // stores' chunks is decompressed once a group, not once a store), its
+  // builders alone in memory. Written in frames after the chunks'.
+  SummaryDirectory BuildSummaries(const Trace& trace, const std::vector<uint64_t>& counts) {
+    const size_t stores = trace.stores().size();
+    const TimeBins bins(trace.start_time(), trace.end_time());
+    std::vector<double> first(stores, 0), last(stores, 0);
+    std::vector<bool> seen(stores, false);
+    for (const ChunkEntry& e : directory_.chunks) {
+      first[e.store] = seen[e.store] ? std::min(first[e.store], e.start) : e.start;
+      last[e.store] = seen[e.store] ? std::max(last[e.store], e.end) : e.end;
+      seen[e.store] = true;
+    }
+    std::vector<int> finest(stores, -1);
+    for (uint32_t k = 0; k < stores; ++k) finest[k] = LodFinestLevel(bins, counts[k], first[k], last[k]);
+    SummaryDirectory directory;
+    std::vector<std::pair<uint32_t, std::vector<uint8_t>>> encoded;
+    for (uint32_t begin = 0; begin < stores;) {
+      uint32_t end = begin;
+      uint64_t entities = 0;
+      std::vector<std::unique_ptr<LodSummaryBuilder>> builders(stores);
+      for (; end < stores && (end == begin || entities + counts[end] <= kSummaryBatchEntities); ++end) {
+        if (finest[end] < 0) continue;
+        builders[end] = std::make_unique<LodSummaryBuilder>(bins, trace.stores()[end].kind, finest[end]);
+        entities += counts[end];
+      }
+      if (entities > 0) ReadBackInto(trace, builders);
+      for (uint32_t k = begin; k < end; ++k) {
+        if (builders[k]) encoded.emplace_back(k, EncodeSummary(builders[k]->Finish()));
+      }
+      begin = end;
+    }
+    // Packed into frames as chunks are.
+    std::vector<uint8_t> frame;
+    auto close = [&] {
+      if (frame.empty()) return;
+      directory.frames.push_back(file_.Append(frame));
+      frame.clear();
+    };
+    for (auto& [store, bytes] : encoded) {
+      directory.summaries.push_back(
+          {store, static_cast<uint32_t>(directory.frames.size()), frame.size(), bytes.size()});
+      frame.insert(frame.end(), bytes.begin(), bytes.end());
+      std::vector<uint8_t>().swap(bytes);
+      if (frame.size() >= kFrameBytes) close();
+    }
+    close();
+    return directory;
+  }
+
+  // Every chunk of the stores that have a builder, in file order, to it.
+  void ReadBackInto(const Trace& trace, const std::vector<std::unique_ptr<LodSummaryBuilder>>& builders) {
+    std::vector<uint8_t> frame;
+    uint32_t frame_index = UINT32_MAX;
+    EntityStore part;
+    std::vector<uint64_t> positions;
+    for (const ChunkEntry& e : directory_.chunks) {
+      LodSummaryBuilder* builder = builders[e.store].get();
+      if (!builder) continue;
+      if (e.frame != frame_index) {
+        file_.ReadBack(directory_.frames[e.frame], frame);
+        frame_index = e.frame;
+      }
+      DecodeChunk(In(std::span<const uint8_t>(frame).subspan(e.offset, e.size), kWrittenName, "a chunk read back"),
+                  e, kNoLimits, part, positions);
+      part.kind = trace.stores()[e.store].kind;
+      EntityChunk view = EntityChunk::Of(part, 0, part.size());
+      view.index = e.first;
+      view.store = e.store;
+      ForEachRun(view, positions, [&](const EntityChunk& run) { builder->Add(run); });
+    }
   }
 
  private:

@@ -43,8 +43,11 @@ TEST(TimeBins, EdgesAndEmptySpans) {
   EXPECT_EQ(bins.Bin(3.999, 1), 0u);
   EXPECT_EQ(bins.Bin(8.0, 3), 7u);
   EXPECT_EQ(bins.LevelFor(8), 0);
+  EXPECT_EQ(bins.LevelFor(100), 0);
   EXPECT_EQ(bins.LevelFor(1), 3);
-  EXPECT_EQ(bins.LevelFor(0.9), 4);
+  EXPECT_EQ(bins.LevelFor(1.1), 2);
+  EXPECT_EQ(bins.LevelFor(0.9), 3);
+  EXPECT_EQ(bins.BinWidth(3), 1.0);
   EXPECT_EQ(TimeBins::PartingLevel(5, 5), TimeBins::kLevels + 1);
   const TimeBins empty(2, 2);
   EXPECT_EQ(empty.Position(5), 0u);
