@@ -9,60 +9,188 @@ namespace {
 // Terms of a value's exact time: two, unless its sum needed more.
 constexpr uint64_t kMaxTerms = 64;
 
-void PutCell(Out& out, TypeKind kind, const LodCell& c) {
-  const CellSummary& m = c.cell;
-  out.Id(c.row);
-  out.U(c.level);
-  out.U(m.count);
-  out.D(m.start);
-  out.D(m.end);
-  out.D(m.longest);
-  out.U(m.first.index);
-  if (kind == TypeKind::kVariable) {
-    out.D(m.min);
-    out.D(m.max);
-    return;
-  }
-  if (m.count == 1) {
-    out.Id(m.first.from);
-    out.Id(m.first.to);
-  }
-  out.U(m.tallies.size());
-  for (const ValueTally& t : m.tallies) {
-    out.U(t.value);
-    out.U(t.count);
-    const std::vector<double> terms = t.time.Terms();
-    out.U(terms.size());
-    for (double x : terms) out.D(x);
-  }
-}
-
-void PutEntity(Out& out, const EntityCopy& e) {
-  out.U(e.index);
-  out.D(e.start);
-  out.D(e.end);
-  out.D(e.number);
-  out.U(e.value);
-  out.Id(e.from);
-  out.Id(e.to);
-  out.U(e.level);
-}
-
-EntityCopy GetEntity(In& in, uint32_t store, const ChunkLimits& limits) {
-  EntityCopy e;
-  e.store = store;
-  e.index = in.U();
-  if (e.index >= limits.store_size) in.Fail();
-  e.start = in.D();
-  e.end = in.D();
-  e.number = in.D();
-  e.value = in.Below(limits.strings);
-  e.from = in.IdBelow(limits.containers);
-  e.to = in.IdBelow(limits.containers);
+uint16_t Level16(In& in) {
   const uint64_t level = in.U();
   if (level > UINT16_MAX) in.Fail();
-  e.level = static_cast<uint16_t>(level);
-  return e;
+  return static_cast<uint16_t>(level);
+}
+
+// Places, each as its zigzag step from the one before.
+void PutPlaces(Out& out, const std::vector<uint64_t>& places) {
+  uint64_t prev = 0;
+  for (uint64_t p : places) {
+    out.S(static_cast<int64_t>(p - prev));
+    prev = p;
+  }
+}
+
+uint64_t NextPlace(In& in, uint64_t& prev, uint64_t store_size) {
+  prev += static_cast<uint64_t>(in.S());
+  if (prev >= store_size) in.Fail();
+  return prev;
+}
+
+// One level's cells, a column at a time (doubles by the chunks' codec:
+// decimal times take a few bytes).
+void PutCells(Out& out, TypeKind kind, const std::vector<LodCell>& cells) {
+  out.U(cells.size());
+  uint64_t bin = 0;
+  std::vector<double> starts, ends, longest, mins, maxs, terms;
+  std::vector<uint64_t> firsts;
+  for (const LodCell& c : cells) {
+    out.U(c.bin - bin);
+    bin = c.bin;
+    out.Id(c.row);
+    out.U(c.level);
+    out.U(c.cell.count);
+    starts.push_back(c.cell.start);
+    ends.push_back(c.cell.end);
+    longest.push_back(c.cell.longest);
+    mins.push_back(c.cell.min);
+    maxs.push_back(c.cell.max);
+    firsts.push_back(c.cell.first.index);
+  }
+  WriteDoubles(out, {starts});
+  WriteDoubles(out, {ends});
+  WriteDoubles(out, {longest});
+  PutPlaces(out, firsts);
+  if (kind == TypeKind::kVariable) {
+    WriteDoubles(out, {mins});
+    WriteDoubles(out, {maxs});
+    return;
+  }
+  for (const LodCell& c : cells) {
+    if (c.cell.count == 1) {
+      out.Id(c.cell.first.from);
+      out.Id(c.cell.first.to);
+    }
+    out.U(c.cell.tallies.size());
+    for (const ValueTally& t : c.cell.tallies) {
+      out.U(t.value);
+      out.U(t.count);
+      const std::vector<double> sum = t.time.Terms();
+      out.U(sum.size());
+      terms.insert(terms.end(), sum.begin(), sum.end());
+    }
+  }
+  WriteDoubles(out, {terms});
+}
+
+void GetCells(In& in, TypeKind kind, int level, uint32_t store, const ChunkLimits& limits,
+              std::vector<LodCell>& cells) {
+  const uint64_t n = in.U();
+  uint64_t bin = 0;
+  for (uint64_t k = 0; k < n; ++k) {
+    LodCell& c = cells.emplace_back();
+    const uint64_t step = in.U();
+    if (step > (uint64_t{1} << level) - 1 - bin) in.Fail();  // beyond the level's last bin
+    c.bin = bin += step;
+    c.row = in.IdBelow(limits.containers);
+    c.level = Level16(in);
+    c.cell.count = in.U();
+    if (c.cell.count == 0 || c.cell.count > limits.store_size) in.Fail();
+  }
+  std::vector<double> starts, ends, longest, mins, maxs, terms;
+  DoubleReader(in).Read(n, starts);
+  DoubleReader(in).Read(n, ends);
+  DoubleReader(in).Read(n, longest);
+  uint64_t place = 0;
+  for (uint64_t k = 0; k < n; ++k) {
+    CellSummary& m = cells[k].cell;
+    m.start = starts[k];
+    m.end = ends[k];
+    m.longest = longest[k];
+    m.first = {NextPlace(in, place, limits.store_size), m.start, m.end, 0, store, kEmptyString, kNone, kNone,
+               cells[k].level};
+  }
+  if (kind == TypeKind::kVariable) {
+    DoubleReader(in).Read(n, mins);
+    DoubleReader(in).Read(n, maxs);
+    for (uint64_t k = 0; k < n; ++k) {
+      cells[k].cell.min = mins[k];
+      cells[k].cell.max = maxs[k];
+      cells[k].cell.first.number = mins[k];
+    }
+    return;
+  }
+  std::vector<uint64_t> term_counts;
+  for (uint64_t k = 0; k < n; ++k) {
+    CellSummary& m = cells[k].cell;
+    if (m.count == 1) {
+      m.first.from = in.IdBelow(limits.containers);
+      m.first.to = in.IdBelow(limits.containers);
+    }
+    const uint64_t tallies = in.U();
+    if (tallies == 0 || tallies > m.count || (m.count == 1 && tallies != 1)) in.Fail();
+    uint64_t counted = 0;
+    for (uint64_t t = 0; t < tallies; ++t) {
+      ValueTally& tally = m.tallies.emplace_back();
+      tally.value = in.Below(limits.strings);
+      tally.count = in.U();
+      if (tally.count == 0 || tally.count > m.count) in.Fail();
+      counted += tally.count;
+      term_counts.push_back(in.U());
+      if (term_counts.back() > kMaxTerms) in.Fail();
+    }
+    if (counted != m.count) in.Fail();
+    m.first.value = m.tallies.front().value;
+  }
+  uint64_t all_terms = 0;
+  for (uint64_t t : term_counts) all_terms += t;
+  DoubleReader(in).Read(all_terms, terms);
+  size_t next = 0, tally_index = 0;
+  for (uint64_t k = 0; k < n; ++k) {
+    for (ValueTally& tally : cells[k].cell.tallies) {
+      for (uint64_t x = 0; x < term_counts[tally_index]; ++x) tally.time.Add(terms[next++]);
+      ++tally_index;
+    }
+  }
+}
+
+void PutCrossers(Out& out, TypeKind kind, const std::vector<EntityCopy>& crossers) {
+  out.U(crossers.size());
+  std::vector<double> starts, ends, numbers;
+  std::vector<uint64_t> places;
+  for (const EntityCopy& e : crossers) {
+    places.push_back(e.index);
+    starts.push_back(e.start);
+    ends.push_back(e.end);
+    numbers.push_back(e.number);
+  }
+  PutPlaces(out, places);
+  WriteDoubles(out, {starts});
+  WriteDoubles(out, {ends});
+  if (kind == TypeKind::kVariable) WriteDoubles(out, {numbers});
+  for (const EntityCopy& e : crossers) {
+    out.U(e.value);
+    out.Id(e.from);
+    out.Id(e.to);
+    out.U(e.level);
+  }
+}
+
+void GetCrossers(In& in, TypeKind kind, uint32_t store, const ChunkLimits& limits, std::vector<EntityCopy>& into) {
+  const uint64_t n = in.U();
+  uint64_t place = 0;
+  for (uint64_t k = 0; k < n; ++k) {
+    EntityCopy& e = into.emplace_back();
+    e.store = store;
+    e.index = NextPlace(in, place, limits.store_size);
+  }
+  std::vector<double> starts, ends, numbers;
+  DoubleReader(in).Read(n, starts);
+  DoubleReader(in).Read(n, ends);
+  if (kind == TypeKind::kVariable) DoubleReader(in).Read(n, numbers);
+  for (uint64_t k = 0; k < n; ++k) {
+    EntityCopy& e = into[k];
+    e.start = starts[k];
+    e.end = ends[k];
+    if (kind == TypeKind::kVariable) e.number = numbers[k];
+    e.value = in.Below(limits.strings);
+    e.from = in.IdBelow(limits.containers);
+    e.to = in.IdBelow(limits.containers);
+    e.level = Level16(in);
+  }
 }
 
 }  // namespace
@@ -71,17 +199,8 @@ std::vector<uint8_t> EncodeSummary(const LodSummary& summary) {
   Out out;
   out.U(static_cast<uint64_t>(summary.finest()));
   for (int level = 0; level <= summary.finest(); ++level) {
-    const std::vector<LodCell>& cells = summary.cells(level);
-    out.U(cells.size());
-    uint64_t bin = 0;
-    for (const LodCell& c : cells) {
-      out.U(c.bin - bin);
-      bin = c.bin;
-      PutCell(out, summary.kind(), c);
-    }
-    const std::vector<EntityCopy>& crossers = summary.crossers(level);
-    out.U(crossers.size());
-    for (const EntityCopy& e : crossers) PutEntity(out, e);
+    PutCells(out, summary.kind(), summary.cells(level));
+    PutCrossers(out, summary.kind(), summary.crossers(level));
   }
   return std::move(out.bytes);
 }
@@ -91,60 +210,9 @@ LodSummary DecodeSummary(In in, TypeKind kind, uint32_t store, const ChunkLimits
   if (finest > TimeBins::kLevels) in.Fail();
   LodSummary summary(kind, static_cast<int>(finest));
   for (int level = 0; level <= summary.finest(); ++level) {
-    const uint64_t cells = in.U();
-    std::vector<LodCell>& into = summary.cells(level);
-    uint64_t bin = 0;
-    for (uint64_t k = 0; k < cells; ++k) {
-      LodCell c;
-      const uint64_t step = in.U();
-      if (step > (uint64_t{1} << level) - 1 - bin) in.Fail();  // beyond the level's last bin
-      c.bin = bin += step;
-      c.row = in.IdBelow(limits.containers);
-      const uint64_t nesting = in.U();
-      if (nesting > UINT16_MAX) in.Fail();
-      c.level = static_cast<uint16_t>(nesting);
-      CellSummary& m = c.cell;
-      m.count = in.U();
-      if (m.count == 0 || m.count > limits.store_size) in.Fail();
-      m.start = in.D();
-      m.end = in.D();
-      m.longest = in.D();
-      m.first.store = store;
-      m.first.index = in.U();
-      if (m.first.index >= limits.store_size) in.Fail();
-      m.first.start = m.start;
-      m.first.end = m.end;
-      m.first.level = c.level;
-      if (kind == TypeKind::kVariable) {
-        m.min = in.D();
-        m.max = in.D();
-        m.first.number = m.min;
-      } else {
-        if (m.count == 1) {
-          m.first.from = in.IdBelow(limits.containers);
-          m.first.to = in.IdBelow(limits.containers);
-        }
-        const uint64_t tallies = in.U();
-        if (tallies == 0 || tallies > m.count || (m.count == 1 && tallies != 1)) in.Fail();
-        uint64_t counted = 0;
-        for (uint64_t t = 0; t < tallies; ++t) {
-          ValueTally& tally = m.tallies.emplace_back();
-          tally.value = in.Below(limits.strings);
-          tally.count = in.U();
-          if (tally.count == 0 || tally.count > m.count) in.Fail();
-          const uint64_t terms = in.U();
-          if (terms > kMaxTerms) in.Fail();
-          for (uint64_t x = 0; x < terms; ++x) tally.time.Add(in.D());
-          counted += tally.count;
-        }
-        if (counted != m.count) in.Fail();
-        m.first.value = m.tallies.front().value;
-      }
-      into.push_back(std::move(c));
-    }
-    const uint64_t crossers = in.U();
-    if (level == 0 && crossers != 0) in.Fail();
-    for (uint64_t k = 0; k < crossers; ++k) summary.crossers(level).push_back(GetEntity(in, store, limits));
+    GetCells(in, kind, level, store, limits, summary.cells(level));
+    GetCrossers(in, kind, store, limits, summary.crossers(level));
+    if (level == 0 && !summary.crossers(0).empty()) in.Fail();
   }
   in.ExpectDone();
   return summary;

@@ -1,9 +1,14 @@
 // The window answered from level-of-detail summaries (model/lod_summary.h)
 // is the window answered from the entities, byte for byte: on generated
 // traces of every entity kind, with random windows at every zoom, the
-// summaries built as deep as a store allows and deeper.
+// summaries built in memory as deep as a store allows, deeper and
+// shallower, and the summaries `import` wrote into a store; a corrupt
+// summary is an error naming the store.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
@@ -15,7 +20,9 @@
 #include "model/lod_summary.h"
 #include "serve_process.h"
 #include "server/window.h"
+#include "store/store_source.h"
 #include "test_support.h"
+#include "util/error.h"
 
 namespace macroscope::server::testing {
 namespace {
@@ -59,38 +66,98 @@ class SummarisedSource : public TraceSource {
   std::vector<std::shared_ptr<const LodSummary>> summaries_;
 };
 
-class WindowSummaryTest : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(WindowSummaryTest, SameAnswersAsTheEntities) {
-  macroscope::testing::TempDir dir;
-  const std::string file = dir.path() + "/generated.trace";
-  RunMacroscope("generate " + GetParam() + " -o '" + file + "'");
-  Trace trace;
-  formats::ReadTrace({file}, {}, trace);
-  trace.BuildIndexes();
-  const TraceSource plain(trace);
+// Random windows: zooms from wider than the trace to a millionth of it,
+// some on the trace's edges, some for one type.
+std::vector<WindowRequest> RandomWindows(const Trace& trace, int n) {
   const double t0 = trace.start_time(), span = trace.end_time() - trace.start_time();
   std::mt19937_64 random(5);
   std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<WindowRequest> windows;
+  for (int k = 0; k < n; ++k) {
+    WindowRequest request;
+    const double width = span * std::pow(10.0, -6 * unit(random)) * (k % 10 == 0 ? 3 : 1);
+    const double start = k % 7 == 0 ? t0 : t0 - 0.1 * width + unit(random) * (span - 0.8 * width);
+    request.start = start;
+    request.end = start + width;
+    request.width = std::vector<int>{1, 17, 300, 1600}[k % 4];
+    if (k % 5 == 1) request.types = {trace.stores()[k % trace.stores().size()].type};
+    windows.push_back(request);
+  }
+  return windows;
+}
+
+void ExpectSameWindows(const EntitySource& expected, const EntitySource& source, const std::vector<WindowRequest>& windows) {
+  for (size_t k = 0; k < windows.size(); ++k) {
+    SCOPED_TRACE("window " + std::to_string(k));
+    const std::string want = WindowJson(expected, windows[k]);
+    const std::string answer = WindowJson(source, windows[k]);
+    ASSERT_EQ(answer.size(), want.size());
+    ASSERT_TRUE(answer == want);
+  }
+}
+
+class WindowSummaryTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    file_ = dir_.path() + "/generated.trace";
+    RunMacroscope("generate " + GetParam() + " -o '" + file_ + "'");
+    formats::ReadTrace({file_}, {}, trace_);
+    trace_.BuildIndexes();
+  }
+  macroscope::testing::TempDir dir_;
+  std::string file_;
+  Trace trace_;
+};
+
+TEST_P(WindowSummaryTest, SameAnswersAsTheEntities) {
+  const TraceSource plain(trace_);
+  const std::vector<WindowRequest> windows = RandomWindows(trace_, 60);
   for (int deeper : {0, 3, -2}) {
-    const SummarisedSource summarised(trace, deeper);
+    SCOPED_TRACE("deeper " + std::to_string(deeper));
+    const SummarisedSource summarised(trace_, deeper);
     ASSERT_GT(summarised.summarised(), 0u);
-    for (int k = 0; k < 60; ++k) {
-      WindowRequest request;
-      // Zooms from wider than the trace to a millionth of it; some windows
-      // on the trace's edges.
-      const double width = span * std::pow(10.0, -6 * unit(random)) * (k % 10 == 0 ? 3 : 1);
-      const double start = k % 7 == 0 ? t0 : t0 - 0.1 * width + unit(random) * (span - 0.8 * width);
-      request.start = start;
-      request.end = start + width;
-      request.width = std::vector<int>{1, 17, 300, 1600}[k % 4];
-      if (k % 5 == 1) request.types = {trace.stores()[k % trace.stores().size()].type};
-      SCOPED_TRACE("deeper " + std::to_string(deeper) + ", window " + std::to_string(k));
-      const std::string expected = WindowJson(plain, request);
-      const std::string answer = WindowJson(summarised, request);
-      ASSERT_EQ(answer.size(), expected.size());
-      ASSERT_TRUE(answer == expected);
-    }
+    ExpectSameWindows(plain, summarised, windows);
+  }
+}
+
+TEST_P(WindowSummaryTest, StoredSummariesGiveTheSameAnswers) {
+  const std::string store = dir_.path() + "/generated.mstore";
+  RunMacroscope("import '" + file_ + "' -o '" + store + "'");
+  const store::StoreSource source(store, store::CacheBudget::Serving(size_t{64} << 20));
+  size_t summarised = 0;
+  for (uint32_t k = 0; k < trace_.stores().size(); ++k) summarised += source.summary(k) != nullptr;
+  ASSERT_GT(summarised, 0u);
+  ExpectSameWindows(TraceSource(trace_), source, RandomWindows(trace_, 60));
+}
+
+// A flipped byte in the last frame of summaries (they lie just before the
+// first section's frame): the window that reads it fails, naming the store.
+TEST_P(WindowSummaryTest, CorruptSummaryIsNamed) {
+  const std::string store = dir_.path() + "/generated.mstore";
+  RunMacroscope("import '" + file_ + "' -o '" + store + "'");
+  std::string bytes;
+  {
+    std::ifstream in(store, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  uint64_t directory = 0, first_section = 0;
+  std::memcpy(&directory, bytes.data() + bytes.size() - 32, 8);
+  std::memcpy(&first_section, bytes.data() + directory, 8);
+  bytes[first_section - 5] = static_cast<char>(bytes[first_section - 5] ^ 0x20);
+  {
+    std::ofstream out(store, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  const store::StoreSource source(store, store::CacheBudget::Serving(size_t{64} << 20));
+  WindowRequest whole;
+  whole.start = trace_.start_time();
+  whole.end = trace_.end_time();
+  whole.width = 100;
+  try {
+    WindowJson(source, whole);
+    FAIL() << "a corrupt summary went unnoticed";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find(store + ": checksum mismatch in summary frame"), std::string::npos) << e.what();
   }
 }
 

@@ -181,12 +181,16 @@ TEST_F(StoreTest, RandomTracesRoundTrip) {
   }
 }
 
-// Stores of format 2, written by the previous release from the traces beside
-// them, still open, and give the same trace.
+// Stores written by earlier releases from the traces beside them still
+// open, and give the same trace.
 TEST_F(StoreTest, OlderStoresStillOpen) {
   const std::string data = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/";
-  for (const char* name : {"gen", "fields"})
+  // Format 2, and format 3 as written before level-of-detail summaries
+  // (section 8).
+  for (const char* name : {"gen", "fields"}) {
     ExpectSameTrace(data + name + ".trace", data + name + ".v2.mstore");
+    ExpectSameTrace(data + name + ".trace", data + name + ".v3.mstore");
+  }
 }
 
 // A flipped byte inside the first frame of chunks: the error names the
