@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <map>
 #include <string>
 #include <tuple>
 
+#include "model/lod_window.h"
+#include "model/time_bins.h"
 #include "util/error.h"
 
 namespace macroscope::analysis {
@@ -52,6 +56,27 @@ std::vector<bool> ContainersInScope(const Trace& trace, const StatisticsRequest&
   return in_scope;
 }
 
+// Bins of about a thousandth of the window: few cells a store, and small
+// edge bins to read from the chunks.
+constexpr double kBinsPerWindow = 1024;
+
+// Store `k`'s rows from its level-of-detail summary, when it has one: its
+// cells (whose entities lie inside the window) merged whole, the others
+// added one by one. False (nothing added) otherwise.
+bool AddFromSummary(const EntitySource& source, uint32_t k, double start, double end, StatisticsAccumulator& rows) {
+  const std::shared_ptr<const LodSummary> summary = source.summary(k);
+  if (!summary) return false;
+  const Trace& trace = source.trace();
+  const EntityStore& s = trace.stores()[k];
+  const TimeBins bins(trace.start_time(), trace.end_time());
+  const LodWindow window{start, end, std::min(summary->finest(), bins.LevelFor((end - start) / kBinsPerWindow)),
+                         std::numeric_limits<double>::infinity()};
+  ForEachInWindow(
+      *summary, source, k, bins, window, [&](const EntityCopy& e) { rows.Add(s.kind, s.type, e); },
+      [&](const LodCell& c) { rows.Merge(s.kind, s.type, c.cell); });
+  return true;
+}
+
 }  // namespace
 
 Statistics ComputeStatistics(const EntitySource& source, const StatisticsRequest& request) {
@@ -62,6 +87,7 @@ Statistics ComputeStatistics(const EntitySource& source, const StatisticsRequest
   for (uint32_t k = 0; k < trace.stores().size(); ++k) {
     const EntityStore& s = trace.stores()[k];
     if (!in_scope[s.container] || s.kind == TypeKind::kVariable) continue;
+    if (AddFromSummary(source, k, start, end, rows)) continue;
     source.ForEachChunk(k, start, end, [&](const EntityChunk& chunk) { rows.Add(chunk); });
   }
   return rows.Finish(trace);
@@ -82,11 +108,22 @@ StatisticsRow& StatisticsAccumulator::Row(TypeKind kind, TypeId type, StringId v
 void StatisticsAccumulator::Add(const EntityChunk& s) {
   if (s.kind == TypeKind::kVariable) return;
   for (size_t i = 0; i < s.size(); ++i) {
-    double a = std::min(s.start[i], s.End(i)), b = std::max(s.start[i], s.End(i));
-    if (b < start_ || a > end_) continue;
-    StatisticsRow& row = Row(s.kind, s.type, s.value[i]);
-    ++row.count;
-    if (s.kind == TypeKind::kState) row.time.Add(std::max(0.0, std::min(b, end_) - std::max(a, start_)));
+    const double a = std::min(s.start[i], s.End(i)), b = std::max(s.start[i], s.End(i));
+    Add(s.kind, s.type, a, b, s.value[i]);
+  }
+}
+
+void StatisticsAccumulator::Add(TypeKind kind, TypeId type, const EntityCopy& e) {
+  if (kind != TypeKind::kVariable) Add(kind, type, e.Low(), e.High(), e.value);
+}
+
+void StatisticsAccumulator::Merge(TypeKind kind, TypeId type, const CellSummary& cell) {
+  if (kind == TypeKind::kVariable) return;
+  for (const ValueTally& t : cell.tallies) {
+    StatisticsRow& row = Row(kind, type, t.value);
+    row.count += t.count;
+    // Inside the window, a state's time is its length: the cell's sum.
+    if (kind == TypeKind::kState) row.time.Merge(t.time);
   }
 }
 

@@ -3,6 +3,7 @@
 // that time among all states shown; per event (type, value), a count.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -12,6 +13,7 @@
 
 #include "util/exact_sum.h"
 #include "analysis/table.h"
+#include "model/cell_summary.h"
 #include "model/entity_sink.h"
 #include "model/entity_source.h"
 #include "model/trace.h"
@@ -46,8 +48,11 @@ struct Statistics {
 // Throws UserError for an empty window or an unknown container (name or
 // id).
 // Only the chunks whose time range meets the window are read, so a narrow
-// window of a huge store (store/store_source.h) costs its own chunks; the
-// rows are the same whatever the source (exact sums, in any order).
+// window of a huge store (store/store_source.h) costs its own chunks; a
+// store with a level-of-detail summary is read from its cells of about a
+// thousandth of the window, and the chunks of the window's two edge bins
+// only. The rows are the same whatever the source (exact sums, in any
+// order).
 Statistics ComputeStatistics(const EntitySource& source, const StatisticsRequest& request);
 // The same of a trace in memory.
 Statistics ComputeStatistics(const Trace& trace, const StatisticsRequest& request);
@@ -61,11 +66,23 @@ class StatisticsAccumulator {
   StatisticsAccumulator(double start, double end) : start_(start), end_(end) {}
   // The chunk's entities (variables are not counted).
   void Add(const EntityChunk& chunk);
+  // One entity of a store of `kind` and `type`.
+  void Add(TypeKind kind, TypeId type, const EntityCopy& e);
+  // The entities of a cell, which all lie inside the window
+  // (model/lod_summary.h).
+  void Merge(TypeKind kind, TypeId type, const CellSummary& cell);
   // The statistics, rows named by `trace` and finished (FinishStatistics).
   Statistics Finish(const Trace& trace) const;
 
  private:
   StatisticsRow& Row(TypeKind kind, TypeId type, StringId value);
+  // An entity over [a, b] (a <= b).
+  void Add(TypeKind kind, TypeId type, double a, double b, StringId value) {
+    if (b < start_ || a > end_) return;
+    StatisticsRow& row = Row(kind, type, value);
+    ++row.count;
+    if (kind == TypeKind::kState) row.time.Add(std::max(0.0, std::min(b, end_) - std::max(a, start_)));
+  }
 
   double start_, end_;
   // By kind, (type << 32 | value) -> row; nodes do not move.

@@ -11,6 +11,7 @@
 #include "analysis/parallel.h"
 #include "server/api_error.h"
 #include "model/cell_summary.h"
+#include "model/lod_window.h"
 #include "model/time_bins.h"
 #include "server/json_writer.h"
 
@@ -181,52 +182,13 @@ class WindowBuilder {
     const std::shared_ptr<const LodSummary> summary = source_.summary(k);
     if (!summary || level_ > summary->finest()) return false;
     analysis::ThrowIfCancelled(cancel_);
-    const double t1 = request_.start, t2 = request_.end;
-    for (int level = 1; level <= level_; ++level) {
-      const std::vector<EntityCopy>& crossers = summary->crossers(level);
-      const int shift = level_ - level + 1;
-      const uint64_t first = first_bin_ >> shift, last = last_bin_ >> shift;
-      auto node = [&](const EntityCopy& e) { return TimeBins::Bin(bins_.Position(e.Low()), level - 1); };
-      auto it = std::partition_point(crossers.begin(), crossers.end(),
-                                     [&](const EntityCopy& e) { return node(e) < first; });
-      for (; it != crossers.end() && node(*it) <= last; ++it) {
-        if (it->Low() <= t2 && it->High() >= t1) Add(kind, *it);
-      }
-    }
-    const std::vector<LodCell>& cells = summary->cells(level_);
-    const auto begin = std::partition_point(cells.begin(), cells.end(),
-                                            [&](const LodCell& c) { return c.bin < first_bin_; });
-    const auto end = std::partition_point(begin, cells.end(), [&](const LodCell& c) { return c.bin <= last_bin_; });
-    // Bins read from the chunks, each with the time its entities span.
-    std::vector<std::pair<uint64_t, std::pair<double, double>>> read;
-    for (auto c = begin; c != end; ++c) {
-      const CellSummary& m = c->cell;
-      if ((c->bin == first_bin_ && m.start < t1) || (c->bin == last_bin_ && m.end > t2) || m.longest >= item_length_) {
-        if (read.empty() || read.back().first != c->bin) read.push_back({c->bin, {m.start, m.end}});
-      }
-    }
-    for (auto c = begin; c != end; ++c) {
-      auto at = std::lower_bound(read.begin(), read.end(), std::make_pair(c->bin, std::make_pair(0.0, 0.0)),
-                                 [](const auto& x, const auto& y) { return x.first < y.first; });
-      if (at != read.end() && at->first == c->bin) {
-        at->second.first = std::min(at->second.first, c->cell.start);
-        at->second.second = std::max(at->second.second, c->cell.end);
-        continue;
-      }
-      const int column = static_cast<int>(std::min<uint64_t>(c->bin - first_bin_, columns_ - 1));
-      Touch(c->level, column).merged.Merge(kind, c->cell);
-    }
-    for (const auto& [bin, range] : read) {
-      source_.ForEachChunk(k, range.first, range.second, [&](const EntityChunk& chunk) {
-        analysis::ThrowIfCancelled(cancel_);
-        for (size_t i = 0; i < chunk.size(); ++i) {
-          const Item e = Item::Of(chunk, i);
-          if (e.Low() > t2 || e.High() < t1) continue;
-          if (bins_.Bin(e.Low(), level_) != bin || bins_.Bin(e.High(), level_) != bin) continue;
-          Add(kind, e);
-        }
-      });
-    }
+    const LodWindow window{request_.start, request_.end, level_, item_length_};
+    macroscope::ForEachInWindow(
+        *summary, source_, k, bins_, window, [&](const EntityCopy& e) { Add(kind, e); },
+        [&](const LodCell& c) {
+          const int column = static_cast<int>(std::min<uint64_t>(c.bin - first_bin_, columns_ - 1));
+          Touch(c.level, column).merged.Merge(kind, c.cell);
+        });
     return true;
   }
 

@@ -2,8 +2,9 @@
 // is the window answered from the entities, byte for byte: on generated
 // traces of every entity kind, with random windows at every zoom, the
 // summaries built in memory as deep as a store allows, deeper and
-// shallower, and the summaries `import` wrote into a store; a corrupt
-// summary is an error naming the store.
+// shallower, and the summaries `import` wrote into a store; the
+// statistics of those windows too; a corrupt summary is an error naming
+// the store.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/state_statistics.h"
 #include "formats/format.h"
 #include "model/entity_source.h"
 #include "model/lod_summary.h"
@@ -96,6 +98,26 @@ void ExpectSameWindows(const EntitySource& expected, const EntitySource& source,
   }
 }
 
+// The statistics of each window: every row's count and exact time.
+void ExpectSameStatistics(const EntitySource& expected, const EntitySource& source,
+                          const std::vector<WindowRequest>& windows) {
+  for (size_t k = 0; k < windows.size(); ++k) {
+    SCOPED_TRACE("statistics of window " + std::to_string(k));
+    analysis::StatisticsRequest request;
+    request.start = windows[k].start;
+    request.end = windows[k].end;
+    const analysis::Statistics want = analysis::ComputeStatistics(expected, request);
+    const analysis::Statistics got = analysis::ComputeStatistics(source, request);
+    ASSERT_EQ(got.rows.size(), want.rows.size());
+    for (size_t r = 0; r < want.rows.size(); ++r) {
+      EXPECT_EQ(got.rows[r].kind + " " + got.rows[r].type + " " + got.rows[r].value,
+                want.rows[r].kind + " " + want.rows[r].type + " " + want.rows[r].value);
+      EXPECT_EQ(got.rows[r].count, want.rows[r].count);
+      EXPECT_EQ(got.rows[r].total_time, want.rows[r].total_time);
+    }
+  }
+}
+
 class WindowSummaryTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -117,6 +139,7 @@ TEST_P(WindowSummaryTest, SameAnswersAsTheEntities) {
     const SummarisedSource summarised(trace_, deeper);
     ASSERT_GT(summarised.summarised(), 0u);
     ExpectSameWindows(plain, summarised, windows);
+    ExpectSameStatistics(plain, summarised, windows);
   }
 }
 
@@ -127,7 +150,9 @@ TEST_P(WindowSummaryTest, StoredSummariesGiveTheSameAnswers) {
   size_t summarised = 0;
   for (uint32_t k = 0; k < trace_.stores().size(); ++k) summarised += source.summary(k) != nullptr;
   ASSERT_GT(summarised, 0u);
-  ExpectSameWindows(TraceSource(trace_), source, RandomWindows(trace_, 60));
+  const std::vector<WindowRequest> windows = RandomWindows(trace_, 60);
+  ExpectSameWindows(TraceSource(trace_), source, windows);
+  ExpectSameStatistics(TraceSource(trace_), source, windows);
 }
 
 // A flipped byte in the last frame of summaries (they lie just before the
