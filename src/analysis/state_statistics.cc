@@ -64,13 +64,15 @@ constexpr double kBinsPerWindow = 1024;
 // cells (whose entities lie inside the window) merged whole, the others
 // added one by one. False (nothing added) otherwise.
 bool AddFromSummary(const EntitySource& source, uint32_t k, double start, double end, StatisticsAccumulator& rows) {
-  const std::shared_ptr<const LodSummary> summary = source.summary(k);
-  if (!summary) return false;
+  const int finest = source.summary_finest(k);
+  if (finest < 0) return false;
   const Trace& trace = source.trace();
   const EntityStore& s = trace.stores()[k];
   const TimeBins bins(trace.start_time(), trace.end_time());
-  const LodWindow window{start, end, std::min(summary->finest(), bins.LevelFor((end - start) / kBinsPerWindow)),
+  const LodWindow window{start, end, std::min(finest, bins.LevelFor((end - start) / kBinsPerWindow)),
                          std::numeric_limits<double>::infinity()};
+  const std::shared_ptr<const LodSummary> summary = source.summary(k, window.level);
+  if (!summary) return false;
   ForEachInWindow(
       *summary, source, k, bins, window, [&](const EntityCopy& e) { rows.Add(s.kind, s.type, e); },
       [&](const LodCell& c) { rows.Merge(s.kind, s.type, c.cell); });

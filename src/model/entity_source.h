@@ -53,10 +53,14 @@ class EntitySource {
   // Calls found(chunk, i) with the chunk holding entity `index` of store
   // `k` and its place in it; false (and no call) when there is none.
   virtual bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const = 0;
-  // Store `k`'s level-of-detail summary (model/lod_summary.h) over the
-  // trace's time bins, or null when it has none (a trace in memory, a
-  // small store, a store written before summaries).
-  virtual std::shared_ptr<const LodSummary> summary(uint32_t /*k*/) const { return nullptr; }
+  // The finest level of store `k`'s level-of-detail summary
+  // (model/lod_summary.h) over the trace's time bins, -1 when it has none
+  // (a trace in memory, a small store, a store written before summaries).
+  virtual int summary_finest(uint32_t /*k*/) const { return -1; }
+  // Store `k`'s summary holding at least the cells of `level` and the
+  // crossers of the levels up to it; null when `level` is beyond
+  // summary_finest(k).
+  virtual std::shared_ptr<const LodSummary> summary(uint32_t /*k*/, int /*level*/) const { return nullptr; }
 };
 
 // The trace in memory: each store is one chunk.

@@ -57,16 +57,19 @@ class StoreReader {
   // Chunk `k`, decoded into `decoded` (by Read), as the view consumers
   // take: store, names and place set.
   EntityChunk View(size_t k, const EntityStore& decoded) const;
-  // Whether store `k` has a level-of-detail summary (stores written before
-  // summaries have none).
-  bool has_summary(uint32_t k) const { return summary_of_[k] >= 0; }
+  // The finest level of store `k`'s level-of-detail summary, -1 when it
+  // has none (stores written before summaries have none).
+  int summary_finest(uint32_t k) const {
+    return summary_of_[k] < 0 ? -1 : summaries_.summaries[summary_of_[k]].finest;
+  }
   // The frame holding store `k`'s summary (to share one decompressed
-  // frame among the summaries it holds) and the summary decoded out of
-  // its bytes (ReadSummaryFrame): a UserError naming the file and the
-  // store when corrupt.
+  // frame among the summaries it holds), and the parts a window at
+  // `level` needs (<= summary_finest(k)) decoded out of its bytes
+  // (ReadSummaryFrame): a UserError naming the file and the store when
+  // corrupt.
   uint32_t summary_frame(uint32_t k) const { return summaries_.summaries[summary_of_[k]].frame; }
   void ReadSummaryFrame(uint32_t frame, std::vector<uint8_t>& bytes) const;
-  LodSummary DecodeSummary(uint32_t k, std::span<const uint8_t> frame) const;
+  LodSummary DecodeSummary(uint32_t k, int level, std::span<const uint8_t> frame) const;
   // Every entity into the trace's stores, in their order (two threads).
   void ReadAll();
   // Every entity to `sink`, chunk by chunk in file order (each handed as

@@ -54,9 +54,9 @@ void StoreSource::ForEachChunk(uint32_t k, double t1, double t2, const Visit& vi
   }
 }
 
-std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k) const {
-  if (k >= chunks_of_.size() || !reader_.has_summary(k)) return nullptr;
-  return summaries_.Get(k, [&] {
+std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k, int level) const {
+  if (k >= chunks_of_.size() || level < 0 || level > reader_.summary_finest(k)) return nullptr;
+  return summaries_.Get(uint64_t{k} << 8 | static_cast<uint64_t>(level), [&] {
     const uint32_t f = reader_.summary_frame(k);
     const auto frame = frames_.Get(kSummaryFrame | f, [&] {
       std::vector<uint8_t> bytes;
@@ -64,7 +64,7 @@ std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k) const {
       const size_t size = bytes.capacity();
       return std::pair(std::move(bytes), size);
     });
-    LodSummary decoded = reader_.DecodeSummary(k, *frame);
+    LodSummary decoded = reader_.DecodeSummary(k, level, *frame);
     const size_t size = decoded.bytes();
     return std::pair(std::move(decoded), size);
   });

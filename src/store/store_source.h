@@ -51,7 +51,8 @@ class StoreSource : public EntitySource {
   void ForEachChunk(uint32_t k, double t1, double t2, const Visit& visit) const override;
   using EntitySource::ForEachChunk;
   bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const override;
-  std::shared_ptr<const LodSummary> summary(uint32_t k) const override;
+  int summary_finest(uint32_t k) const override { return reader_.summary_finest(k); }
+  std::shared_ptr<const LodSummary> summary(uint32_t k, int level) const override;
 
   const StoreReader& reader() const { return reader_; }
   // The bytes the caches hold now.

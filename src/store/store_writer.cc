@@ -20,10 +20,10 @@ namespace {
 const std::string kSpillName = "the store writer's spill file";
 const std::string kWrittenName = "the store being written";
 
-// Entities whose summaries are built at once (their cells about 2^20,
-// a few hundred MB): the stores are summarised in groups of about this
+// Entities whose summaries are built at once (their cells about 2^18,
+// about 100 MB): the stores are summarised in groups of about this
 // many, each group in one pass over the chunks in file order.
-constexpr uint64_t kSummaryBatchEntities = uint64_t{1} << 25;
+constexpr uint64_t kSummaryBatchEntities = uint64_t{1} << 23;
 
 // What a decoded spilled part may hold: the writer checks nothing of its
 // own bytes.
@@ -118,7 +118,13 @@ class StoreWriter::Impl {
     std::vector<int> finest(stores, -1);
     for (uint32_t k = 0; k < stores; ++k) finest[k] = LodFinestLevel(bins, counts[k], first[k], last[k]);
     SummaryDirectory directory;
-    std::vector<std::pair<uint32_t, std::vector<uint8_t>>> encoded;
+    struct Encoded {
+      uint32_t store;
+      int finest;
+      std::vector<uint8_t> bytes;
+      std::vector<uint64_t> parts;
+    };
+    std::vector<Encoded> encoded;
     for (uint32_t begin = 0; begin < stores;) {
       uint32_t end = begin;
       uint64_t entities = 0;
@@ -130,7 +136,10 @@ class StoreWriter::Impl {
       }
       if (entities > 0) ReadBackInto(trace, builders);
       for (uint32_t k = begin; k < end; ++k) {
-        if (builders[k]) encoded.emplace_back(k, EncodeSummary(builders[k]->Finish()));
+        if (!builders[k]) continue;
+        Encoded& e = encoded.emplace_back(Encoded{k, finest[k], {}, {}});
+        e.bytes = EncodeSummary(builders[k]->Finish(), e.parts);
+        builders[k].reset();
       }
       begin = end;
     }
@@ -141,11 +150,11 @@ class StoreWriter::Impl {
       directory.frames.push_back(file_.Append(frame));
       frame.clear();
     };
-    for (auto& [store, bytes] : encoded) {
+    for (Encoded& e : encoded) {
       directory.summaries.push_back(
-          {store, static_cast<uint32_t>(directory.frames.size()), frame.size(), bytes.size()});
-      frame.insert(frame.end(), bytes.begin(), bytes.end());
-      std::vector<uint8_t>().swap(bytes);
+          {e.store, e.finest, static_cast<uint32_t>(directory.frames.size()), frame.size(), std::move(e.parts)});
+      frame.insert(frame.end(), e.bytes.begin(), e.bytes.end());
+      std::vector<uint8_t>().swap(e.bytes);
       if (frame.size() >= kFrameBytes) close();
     }
     close();

@@ -195,25 +195,35 @@ void GetCrossers(In& in, TypeKind kind, uint32_t store, const ChunkLimits& limit
 
 }  // namespace
 
-std::vector<uint8_t> EncodeSummary(const LodSummary& summary) {
+std::vector<uint8_t> EncodeSummary(const LodSummary& summary, std::vector<uint64_t>& part_sizes) {
   Out out;
-  out.U(static_cast<uint64_t>(summary.finest()));
+  part_sizes.clear();
   for (int level = 0; level <= summary.finest(); ++level) {
+    size_t before = out.bytes.size();
     PutCells(out, summary.kind(), summary.cells(level));
+    part_sizes.push_back(out.bytes.size() - before);
+    before = out.bytes.size();
     PutCrossers(out, summary.kind(), summary.crossers(level));
+    part_sizes.push_back(out.bytes.size() - before);
   }
   return std::move(out.bytes);
 }
 
-LodSummary DecodeSummary(In in, TypeKind kind, uint32_t store, const ChunkLimits& limits) {
-  const uint64_t finest = in.U();
-  if (finest > TimeBins::kLevels) in.Fail();
-  LodSummary summary(kind, static_cast<int>(finest));
-  for (int level = 0; level <= summary.finest(); ++level) {
-    GetCells(in, kind, level, store, limits, summary.cells(level));
-    GetCrossers(in, kind, store, limits, summary.crossers(level));
-    if (level == 0 && !summary.crossers(0).empty()) in.Fail();
+LodSummary DecodeSummary(const SummaryEntry& entry, int level, TypeKind kind, std::span<const uint8_t> bytes,
+                         const std::string& path, const std::string& what, const ChunkLimits& limits) {
+  LodSummary summary(kind, entry.finest);
+  auto part = [&](size_t index) {
+    uint64_t offset = 0;
+    for (size_t p = 0; p < index; ++p) offset += entry.parts[p];
+    return In(bytes.subspan(offset, entry.parts[index]), path, what);
+  };
+  for (int l = 1; l <= level; ++l) {
+    In in = part(2 * l + 1);
+    GetCrossers(in, kind, entry.store, limits, summary.crossers(l));
+    in.ExpectDone();
   }
+  In in = part(2 * level);
+  GetCells(in, kind, level, entry.store, limits, summary.cells(level));
   in.ExpectDone();
   return summary;
 }
@@ -230,9 +240,10 @@ std::vector<uint8_t> EncodeSummaryDirectory(const SummaryDirectory& directory) {
   out.U(directory.summaries.size());
   for (const SummaryEntry& e : directory.summaries) {
     out.U(e.store);
+    out.U(static_cast<uint64_t>(e.finest));
     out.U(e.frame);
     out.U(e.offset);
-    out.U(e.size);
+    for (uint64_t size : e.parts) out.U(size);
   }
   return std::move(out.bytes);
 }
@@ -256,11 +267,19 @@ SummaryDirectory ReadSummaryDirectory(In in, uint64_t stores, const StoreFile& f
     e.store = in.Below(stores);
     if (static_cast<int64_t>(e.store) <= last) in.Fail();  // one a store, by store
     last = e.store;
+    const uint64_t finest = in.U();
+    if (finest > TimeBins::kLevels) in.Fail();
+    e.finest = static_cast<int>(finest);
     e.frame = in.Below(d.frames.size());
     e.offset = in.U();
-    e.size = in.U();
     const uint64_t raw = d.frames[e.frame].raw;
-    if (e.offset > raw || e.size > raw - e.offset) in.Fail();
+    if (e.offset > raw) in.Fail();
+    uint64_t size = 0;
+    for (int p = 0; p < 2 * (e.finest + 1); ++p) {
+      e.parts.push_back(in.U());
+      if (e.parts.back() > raw - e.offset - size) in.Fail();
+      size += e.parts.back();
+    }
     d.summaries.push_back(e);
   }
   in.ExpectDone();
