@@ -71,6 +71,7 @@ bool AddFromSummary(const EntitySource& source, uint32_t k, double start, double
   const TimeBins bins(trace.start_time(), trace.end_time());
   const LodWindow window{start, end, std::min(finest, bins.LevelFor((end - start) / kBinsPerWindow)),
                          std::numeric_limits<double>::infinity()};
+  if (!LodWorthReading(bins, window)) return false;
   const std::shared_ptr<const LodSummary> summary = source.summary(k, window.level);
   if (!summary) return false;
   ForEachInWindow(

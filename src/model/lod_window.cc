@@ -6,6 +6,11 @@
 
 namespace macroscope {
 
+bool LodWorthReading(const TimeBins& bins, const LodWindow& window) {
+  const uint64_t covered = bins.Bin(window.end, window.level) - bins.Bin(window.start, window.level) + 1;
+  return covered >= (uint64_t{1} << window.level) / 4;
+}
+
 void ForEachInWindow(const LodSummary& summary, const EntitySource& source, uint32_t k, const TimeBins& bins,
                      const LodWindow& window, const std::function<void(const EntityCopy&)>& entity,
                      const std::function<void(const LodCell&)>& cell) {

@@ -179,11 +179,11 @@ class WindowBuilder {
   // when the store has no such summary.
   bool AddFromSummary(uint32_t k, TypeKind kind) {
     if (filter_values_ || kind == TypeKind::kLink) return false;
-    if (level_ > source_.summary_finest(k)) return false;
+    const LodWindow window{request_.start, request_.end, level_, item_length_};
+    if (level_ > source_.summary_finest(k) || !LodWorthReading(bins_, window)) return false;
     const std::shared_ptr<const LodSummary> summary = source_.summary(k, level_);
     if (!summary) return false;
     analysis::ThrowIfCancelled(cancel_);
-    const LodWindow window{request_.start, request_.end, level_, item_length_};
     macroscope::ForEachInWindow(
         *summary, source_, k, bins_, window, [&](const EntityCopy& e) { Add(kind, e); },
         [&](const LodCell& c) {
