@@ -60,8 +60,8 @@ class LodSummary {
 
 // The finest level worth summarising for a store of `entities` whose
 // entities lie within [first, last]: its bins hold 64 entities on average
-// where the store has entities, and there are at most 2^18 of them;
-// -1 when the store is too small to need a summary.
+// where the store has entities, there are at most 2^18 of them, and no
+// level beyond 16; -1 when the store is too small to need a summary.
 int LodFinestLevel(const TimeBins& bins, uint64_t entities, double first, double last);
 
 // Builds the summary of one store from its chunks, in any order.
