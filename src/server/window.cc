@@ -9,10 +9,10 @@
 #include <utility>
 
 #include "analysis/parallel.h"
-#include "server/api_error.h"
 #include "model/cell_summary.h"
 #include "model/lod_window.h"
 #include "model/time_bins.h"
+#include "server/api_error.h"
 #include "server/json_writer.h"
 
 namespace macroscope::server {
@@ -171,12 +171,12 @@ class WindowBuilder {
   }
 
   // The row of store `k` from its level-of-detail summary, when it has one
-  // down to the columns' level (and no value filter: its cells mix
-  // values): the crossers that begin in the window's bins, each added as
-  // an entity is, and the cells of the bins merged whole, but for the
-  // bins whose entities reach out of the window (its first and last) or
-  // hold one a column long, read from the chunks. False (nothing added)
-  // when the store has no such summary.
+  // down to the columns' level and the window covers enough of it
+  // (LodWorthReading), and no value filter (cells mix values): the
+  // crossers, each added as an entity is, and the cells merged whole, but
+  // for the bins read from the chunks (model/lod_window.h). False (nothing
+  // added) otherwise. Links are answered from their entities (their rows
+  // are their senders').
   bool AddFromSummary(uint32_t k, TypeKind kind) {
     if (filter_values_ || kind == TypeKind::kLink) return false;
     const LodWindow window{request_.start, request_.end, level_, item_length_};
