@@ -1,10 +1,12 @@
 // libFuzzer target: any file given to the store reader either reads into a
-// trace or raises UserError. Fuzz builds define
+// trace or raises UserError, and so does every part of its level-of-detail
+// summaries (what a window reads). Fuzz builds define
 // FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, which makes the reader skip its
 // checksums (else nearly every mutation would stop there and the decoders
 // behind them would go untested). Seeds: the Pajé seeds imported as stores
-// (fuzz/run asks for them), so they always have the current format, and
-// the older stores of tests/store/data.
+// (fuzz/run asks for them), so they always have the current format, a
+// generated trace big enough for summaries, and the older stores of
+// tests/store/data.
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -12,9 +14,11 @@
 #include <iterator>
 #include <string_view>
 
+#include "formats/paje/generator.h"
 #include "formats/paje/reader.h"
 #include "scratch_files.h"
 #include "store/store.h"
+#include "store/store_source.h"
 #include "util/error.h"
 
 namespace fs = std::filesystem;
@@ -36,6 +40,24 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const auto target = fs::path(folder) / entry.path().filename().replace_extension(".mstore");
     macroscope::store::WriteStore(trace, {}, target.string());
   }
+  // Stores of a few hundred entities: they have summaries.
+  {
+    macroscope::paje::GeneratorOptions generated;
+    generated.depth = 1;
+    generated.arity = 1;
+    generated.events = 600;
+    generated.nested = true;
+    generated.punctual = true;
+    generated.variables = true;
+    const std::string text_path = (fs::path(folder) / "generated.trace").string();
+    macroscope::paje::GeneratePajeFile(generated, text_path);
+    std::ifstream in(text_path, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    macroscope::Trace trace;
+    macroscope::paje::ReadPajeText(text, text_path, {}, trace);
+    macroscope::store::WriteStore(trace, {}, (fs::path(folder) / "summarised.mstore").string());
+    fs::remove(text_path);
+  }
   // Stores of older formats, for their reader.
   for (const auto& entry : fs::directory_iterator(MACROSCOPE_SOURCE_DIR "/tests/store/data"))
     if (entry.path().extension() == ".mstore") fs::copy_file(entry.path(), fs::path(folder) / entry.path().filename(),
@@ -54,5 +76,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   trace.BuildIndexes();
   for (auto& s : trace.stores()) (void)s.index.Query(trace.start_time(), trace.end_time());
+  try {
+    const macroscope::store::StoreSource source(path, macroscope::store::CacheBudget::Serving(size_t{1} << 20));
+    for (uint32_t k = 0; k < source.trace().stores().size(); ++k)
+      for (int level = 0; level <= source.summary_finest(k); ++level) (void)source.summary(k, level);
+  } catch (const macroscope::UserError&) {
+  }
   return 0;
 }

@@ -118,13 +118,14 @@ class StoreWriter::Impl {
     std::vector<int> finest(stores, -1);
     for (uint32_t k = 0; k < stores; ++k) finest[k] = LodFinestLevel(bins, counts[k], first[k], last[k]);
     SummaryDirectory directory;
-    struct Encoded {
-      uint32_t store;
-      int finest;
-      std::vector<uint8_t> bytes;
-      std::vector<uint64_t> parts;
+    // Packed into frames as chunks are, each frame written once full (the
+    // chunks read back lie before it).
+    std::vector<uint8_t> frame;
+    auto close = [&] {
+      if (frame.empty()) return;
+      directory.frames.push_back(file_.Append(frame));
+      frame.clear();
     };
-    std::vector<Encoded> encoded;
     for (uint32_t begin = 0; begin < stores;) {
       uint32_t end = begin;
       uint64_t entities = 0;
@@ -137,25 +138,17 @@ class StoreWriter::Impl {
       if (entities > 0) ReadBackInto(trace, builders);
       for (uint32_t k = begin; k < end; ++k) {
         if (!builders[k]) continue;
-        Encoded& e = encoded.emplace_back(Encoded{k, finest[k], {}, {}});
-        e.bytes = EncodeSummary(builders[k]->Finish(), e.parts);
+        SummaryEntry& e = directory.summaries.emplace_back();
+        e.store = k;
+        e.finest = finest[k];
+        e.frame = static_cast<uint32_t>(directory.frames.size());
+        e.offset = frame.size();
+        const std::vector<uint8_t> bytes = EncodeSummary(builders[k]->Finish(), e.parts);
         builders[k].reset();
+        frame.insert(frame.end(), bytes.begin(), bytes.end());
+        if (frame.size() >= kFrameBytes) close();
       }
       begin = end;
-    }
-    // Packed into frames as chunks are.
-    std::vector<uint8_t> frame;
-    auto close = [&] {
-      if (frame.empty()) return;
-      directory.frames.push_back(file_.Append(frame));
-      frame.clear();
-    };
-    for (Encoded& e : encoded) {
-      directory.summaries.push_back(
-          {e.store, e.finest, static_cast<uint32_t>(directory.frames.size()), frame.size(), std::move(e.parts)});
-      frame.insert(frame.end(), e.bytes.begin(), e.bytes.end());
-      std::vector<uint8_t>().swap(e.bytes);
-      if (frame.size() >= kFrameBytes) close();
     }
     close();
     return directory;
