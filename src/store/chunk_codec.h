@@ -29,8 +29,12 @@ inline constexpr uint64_t kChunkEntities = 4096;
 // What a reader accepts (stores written with chunks of up to 65536).
 inline constexpr uint64_t kMaxChunkEntities = 65536;
 
-// A frame is closed once it holds this many bytes of chunks.
-inline constexpr uint64_t kFrameBytes = uint64_t{1} << 20;
+// A frame is closed once it holds this many bytes of chunks. A query
+// decompresses a whole frame for one chunk: with frames of 1 MiB, a window
+// over 0.01 % of every row of a 10^7-entity store took 1.4 s with a cold
+// cache (the frames' decompression), 0.43 s with 64 KiB, for a store 6 %
+// larger (32 KiB: 0.40 s, 10 % larger).
+inline constexpr uint64_t kFrameBytes = uint64_t{1} << 16;
 
 // A chunk's directory entry, with its zone map.
 struct ChunkEntry {
