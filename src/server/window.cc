@@ -61,10 +61,12 @@ struct LevelCells {
   std::vector<int> touched;
 };
 
-// Links of the window, grouped by the row they are answered in.
+// Links of the window, grouped by the row they are answered in: one link,
+// or a summary's cell of links (model/lod_summary.h), whole.
 struct LinkRef {
   ContainerId row;
   Item link;
+  const LodCell* cell = nullptr;
 };
 
 class WindowBuilder {
@@ -103,10 +105,25 @@ class WindowBuilder {
   // lies in [first, last)).
   void CollectLinks(uint32_t store_index, const std::vector<bool>& selected, ContainerId first, ContainerId last) {
     const EntityStore& s = source_.trace().stores()[store_index];
+    auto row_of = [&](ContainerId from) { return from < selected.size() ? from : s.container; };
+    auto kept = [&](ContainerId row) { return selected[row] && row >= first && row < last; };
+    std::vector<LinkRef>& refs = links_[s.type];
+    if (std::shared_ptr<const LodSummary> summary = SummaryFor(store_index)) {
+      macroscope::ForEachInWindow(
+          *summary, source_, store_index, bins_, Window(),
+          [&](const EntityCopy& e) {
+            if (kept(row_of(e.from))) refs.push_back({row_of(e.from), e});
+          },
+          [&](const LodCell& c) {
+            if (kept(row_of(c.row))) refs.push_back({row_of(c.row), {}, &c});
+          });
+      held_.push_back(std::move(summary));  // its cells until AddLinks
+      return;
+    }
     ForEachInWindow(store_index, [&](const EntityChunk& c, size_t i) {
       if (!KeepValue(c, i)) return;
-      const ContainerId row = c.peer_start[i] < selected.size() ? c.peer_start[i] : s.container;
-      if (selected[row] && row >= first && row < last) links_[s.type].push_back({row, Item::Of(c, i)});
+      const ContainerId row = row_of(c.peer_start[i]);
+      if (kept(row)) refs.push_back({row, Item::Of(c, i)});
     });
   }
 
@@ -116,7 +133,11 @@ class WindowBuilder {
       for (size_t begin = 0; begin < refs.size();) {
         size_t end = begin;
         while (end < refs.size() && refs[end].row == refs[begin].row) {
-          Add(TypeKind::kLink, refs[end].link);
+          if (const LodCell* c = refs[end].cell) {
+            Touch(0, ColumnOfBin(c->bin)).merged.Merge(TypeKind::kLink, c->cell);
+          } else {
+            Add(TypeKind::kLink, refs[end].link);
+          }
           ++end;
         }
         CloseRow(refs[begin].row, type, TypeKind::kLink);
@@ -170,26 +191,32 @@ class WindowBuilder {
     });
   }
 
-  // The row of store `k` from its level-of-detail summary, when it has one
-  // down to the columns' level and the window covers enough of it
-  // (LodWorthReading), and no value filter (cells mix values): the
-  // crossers, each added as an entity is, and the cells merged whole, but
-  // for the bins read from the chunks (model/lod_window.h). False (nothing
-  // added) otherwise. Links are answered from their entities (their rows
-  // are their senders').
-  bool AddFromSummary(uint32_t k, TypeKind kind) {
-    if (filter_values_ || kind == TypeKind::kLink) return false;
-    const LodWindow window{request_.start, request_.end, level_, item_length_};
-    if (level_ > source_.summary_finest(k) || !LodWorthReading(bins_, window)) return false;
-    const std::shared_ptr<const LodSummary> summary = source_.summary(k, level_);
-    if (!summary) return false;
+  // The window as a summary reads it (model/lod_window.h).
+  LodWindow Window() const { return {request_.start, request_.end, level_, item_length_}; }
+
+  // Store `k`'s level-of-detail summary, when it has one down to the
+  // columns' level, the window covers enough of it (LodWorthReading), and
+  // no value filter applies (cells mix values); null otherwise.
+  std::shared_ptr<const LodSummary> SummaryFor(uint32_t k) const {
+    if (filter_values_ || level_ > source_.summary_finest(k) || !LodWorthReading(bins_, Window())) return nullptr;
     analysis::ThrowIfCancelled(cancel_);
+    return source_.summary(k, level_);
+  }
+
+  int ColumnOfBin(uint64_t bin) const {
+    return static_cast<int>(std::min<uint64_t>(bin - first_bin_, columns_ - 1));
+  }
+
+  // The row of store `k` from its summary (SummaryFor): the crossers, each
+  // added as an entity is, and the cells merged whole, but for the bins
+  // read from the chunks (model/lod_window.h). False (nothing added) when
+  // there is none.
+  bool AddFromSummary(uint32_t k, TypeKind kind) {
+    const std::shared_ptr<const LodSummary> summary = SummaryFor(k);
+    if (!summary) return false;
     macroscope::ForEachInWindow(
-        *summary, source_, k, bins_, window, [&](const EntityCopy& e) { Add(kind, e); },
-        [&](const LodCell& c) {
-          const int column = static_cast<int>(std::min<uint64_t>(c.bin - first_bin_, columns_ - 1));
-          Touch(c.level, column).merged.Merge(kind, c.cell);
-        });
+        *summary, source_, k, bins_, Window(), [&](const EntityCopy& e) { Add(kind, e); },
+        [&](const LodCell& c) { Touch(c.level, ColumnOfBin(c.bin)).merged.Merge(kind, c.cell); });
     return true;
   }
 
@@ -362,6 +389,7 @@ class WindowBuilder {
   std::vector<LevelCells> levels_;
   size_t used_levels_ = 0;
   std::map<TypeId, std::vector<LinkRef>> links_;
+  std::vector<std::shared_ptr<const LodSummary>> held_;  // the summaries links_ points into
   std::map<std::pair<ContainerId, TypeId>, Row> rows_;
   size_t primitives_ = 0;
   uint64_t shown_ = 0, hidden_ = 0;
