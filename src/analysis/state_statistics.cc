@@ -69,8 +69,12 @@ bool AddFromSummary(const EntitySource& source, uint32_t k, double start, double
   const Trace& trace = source.trace();
   const EntityStore& s = trace.stores()[k];
   const TimeBins bins(trace.start_time(), trace.end_time());
-  const LodWindow window{start, end, std::min(finest, bins.LevelFor((end - start) / kBinsPerWindow)),
-                         std::numeric_limits<double>::infinity()};
+  // Over the whole trace, level 0's one bin holds every entity, inside it:
+  // a cell per nesting level. Else the level's bins must be small at the
+  // window's edges, which are read from the chunks.
+  const bool whole = start <= trace.start_time() && end >= trace.end_time();
+  const int level = whole ? 0 : std::min(finest, bins.LevelFor((end - start) / kBinsPerWindow));
+  const LodWindow window{start, end, level, std::numeric_limits<double>::infinity()};
   if (!LodWorthReading(bins, window)) return false;
   const std::shared_ptr<const LodSummary> summary = source.summary(k, window.level);
   if (!summary) return false;
