@@ -53,8 +53,9 @@ void ForEachInWindow(const LodSummary& summary, const EntitySource& source, uint
     }
     cell(*c);
   }
-  for (const auto& [bin, range] : read) {
-    source.ForEachChunk(k, range.first, range.second, [&](const EntityChunk& chunk) {
+  for (const auto& edge : read) {
+    const uint64_t bin = edge.first;  // not a structured binding: a lambda captures it
+    source.ForEachChunk(k, edge.second.first, edge.second.second, [&](const EntityChunk& chunk) {
       for (size_t i = 0; i < chunk.size(); ++i) {
         const EntityCopy e = EntityCopy::Of(chunk, i);
         if (e.Low() > t2 || e.High() < t1) continue;
