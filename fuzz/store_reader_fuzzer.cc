@@ -76,6 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   trace.BuildIndexes();
   for (auto& s : trace.stores()) (void)s.index.Query(trace.start_time(), trace.end_time());
+  // Summaries are format 3's (bytes 8-11: the version, little-endian).
+  if (size < 12 || data[8] != 3 || data[9] != 0 || data[10] != 0 || data[11] != 0) return 0;
   try {
     const macroscope::store::StoreSource source(path, macroscope::store::CacheBudget::Serving(size_t{1} << 20));
     for (uint32_t k = 0; k < source.trace().stores().size(); ++k)
