@@ -116,10 +116,29 @@ void DecodeChunk(In in, const ChunkEntry& entry, const ChunkLimits& limits, Enti
   in.ExpectDone();
 }
 
+void PutFrames(Out& out, const std::vector<Frame>& frames) {
+  out.U(frames.size());
+  for (const Frame& f : frames) { out.U(f.offset); out.U(f.size); out.U(f.raw); out.U(f.hash); }
+}
+
+std::vector<Frame> ReadFrames(In& in, const StoreFile& file) {
+  std::vector<Frame> frames;  // grown frame by frame: the count is a claim
+  const uint64_t n = in.U();
+  for (uint64_t k = 0; k < n; ++k) {
+    Frame f;
+    f.offset = in.U();
+    f.size = in.U();
+    f.raw = in.U();
+    f.hash = in.U();
+    if (!file.Holds(f)) in.Fail();
+    frames.push_back(f);
+  }
+  return frames;
+}
+
 std::vector<uint8_t> EncodeDirectory(const ChunkDirectory& d) {
   Out out;
-  out.U(d.frames.size());
-  for (const Frame& f : d.frames) { out.U(f.offset); out.U(f.size); out.U(f.raw); out.U(f.hash); }
+  PutFrames(out, d.frames);
   out.U(d.chunks.size());
   for (const ChunkEntry& e : d.chunks) {
     out.U(e.store); out.U(e.first); out.U(e.count); out.U(e.columns); out.D(e.start); out.D(e.end);
@@ -130,16 +149,7 @@ std::vector<uint8_t> EncodeDirectory(const ChunkDirectory& d) {
 
 ChunkDirectory ReadDirectory(In in, const std::vector<uint64_t>& store_sizes, const StoreFile& file) {
   ChunkDirectory d;  // grown entry by entry: the counts are claims
-  const uint64_t n_frames = in.U();
-  for (uint64_t k = 0; k < n_frames; ++k) {
-    Frame f;
-    f.offset = in.U();
-    f.size = in.U();
-    f.raw = in.U();
-    f.hash = in.U();
-    if (!file.Holds(f)) in.Fail();
-    d.frames.push_back(f);
-  }
+  d.frames = ReadFrames(in, file);
   const uint64_t n_chunks = in.U();
   for (uint64_t k = 0; k < n_chunks; ++k) {
     ChunkEntry e;

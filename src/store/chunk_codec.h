@@ -90,6 +90,11 @@ struct ChunkDirectory {
   std::vector<ChunkEntry> chunks;
 };
 std::vector<uint8_t> EncodeDirectory(const ChunkDirectory& directory);
+// A list of frames, as both directories (chunks', summaries') write it:
+// the count, then each frame's offset, compressed size, decompressed size
+// and hash. Reading checks each lies within the file's frames.
+void PutFrames(Out& out, const std::vector<Frame>& frames);
+std::vector<Frame> ReadFrames(In& in, const StoreFile& file);
 // Throws UserError on entries that do not fit the frames and stores.
 ChunkDirectory ReadDirectory(In in, const std::vector<uint64_t>& store_sizes, const StoreFile& file);
 

@@ -230,13 +230,7 @@ LodSummary DecodeSummary(const SummaryEntry& entry, int level, TypeKind kind, st
 
 std::vector<uint8_t> EncodeSummaryDirectory(const SummaryDirectory& directory) {
   Out out;
-  out.U(directory.frames.size());
-  for (const Frame& f : directory.frames) {
-    out.U(f.offset);
-    out.U(f.size);
-    out.U(f.raw);
-    out.U(f.hash);
-  }
+  PutFrames(out, directory.frames);
   out.U(directory.summaries.size());
   for (const SummaryEntry& e : directory.summaries) {
     out.U(e.store);
@@ -250,16 +244,9 @@ std::vector<uint8_t> EncodeSummaryDirectory(const SummaryDirectory& directory) {
 
 SummaryDirectory ReadSummaryDirectory(In in, uint64_t stores, const StoreFile& file) {
   SummaryDirectory d;
-  const uint64_t frames = in.U();
-  for (uint64_t k = 0; k < frames; ++k) {
-    Frame f;
-    f.offset = in.U();
-    f.size = in.U();
-    f.raw = in.U();
-    f.hash = in.U();
-    if (!file.Holds(f) || f.raw > kMaxFrameRaw) in.Fail();
-    d.frames.push_back(f);
-  }
+  d.frames = ReadFrames(in, file);
+  for (const Frame& f : d.frames)
+    if (f.raw > kMaxFrameRaw) in.Fail();
   const uint64_t summaries = in.U();
   int64_t last = -1;
   for (uint64_t k = 0; k < summaries; ++k) {
