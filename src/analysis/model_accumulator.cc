@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "util/error.h"
@@ -28,9 +29,26 @@ std::string NodeName(std::string_view name, const Hierarchy& h, NodeId parent) {
 
 }  // namespace
 
+Grid Grid::OfBins(const TimeBins& bins, int level, uint64_t first_bin, int32_t slices) {
+  const uint64_t end_bin = first_bin + static_cast<uint64_t>(slices);
+  Grid grid(bins.Edge(first_bin, level), bins.Edge(end_bin, level), slices);
+  grid.bins = bins;
+  grid.level = level;
+  grid.first_bin = first_bin;
+  return grid;
+}
+
 int32_t Grid::SliceOf(double t) const {
   auto s = static_cast<int32_t>((t - begin) / width);
   return std::clamp(s, int32_t{0}, slices - 1);
+}
+
+int32_t Grid::SliceAt(double t) const {
+  if (bins) {
+    const uint64_t j = bins->Bin(t, level);
+    return j >= first_bin && j - first_bin < static_cast<uint64_t>(slices) ? static_cast<int32_t>(j - first_bin) : -1;
+  }
+  return t >= begin && t < end ? SliceOf(t) : -1;
 }
 
 ModelAccumulator::ModelAccumulator(Metric metric, Grid grid)
@@ -67,26 +85,60 @@ void ModelAccumulator::Add(uint32_t index, const EntityChunk& s) {
   if (s.kind != kind_ || s.empty()) return;
   if (index >= stores_.size()) stores_.resize(index + 1);  // streaming: one thread
   StoreSeries& store = stores_[index];
-  const Grid& grid = grid_;
   Series* last = nullptr;  // consecutive entities mostly share their series
   for (size_t i = 0; i < s.size(); ++i) {
     const ContainerId holder = kind_ == TypeKind::kLink ? s.peer_start[i] : s.container;
     if (holder == kNone) continue;
     const StringId value = kind_ == TypeKind::kVariable ? kEmptyString : s.value[i];
     if (last == nullptr || last->value != value || last->holder != holder) last = &Find(store, holder, value);
-    Series& series = *last;
-    const double a = s.start[i], b = s.End(i);
+    AddOne(*last, s.start[i], s.End(i), kind_ == TypeKind::kVariable ? s.number[i] : 0);
+  }
+}
+
+void ModelAccumulator::Add(uint32_t index, ContainerId container, const EntityCopy& e) {
+  const ContainerId holder = kind_ == TypeKind::kLink ? e.from : container;
+  if (holder == kNone) return;
+  if (index >= stores_.size()) stores_.resize(index + 1);
+  const StringId value = kind_ == TypeKind::kVariable ? kEmptyString : e.value;
+  AddOne(Find(stores_[index], holder, value), e.start, e.end, kind_ == TypeKind::kVariable ? e.number : 0);
+}
+
+void ModelAccumulator::AddOne(Series& series, double a, double b, double x) const {
+  switch (metric_) {
+    case Metric::kStateCount:
+    case Metric::kEventCount:
+    case Metric::kLinkCount:
+      if (const int32_t t = grid_.SliceAt(a); t >= 0) Feed(series, t, 1, 0);
+      break;
+    default: grid_.Spread(a, b, [&](int32_t t, double d) { Feed(series, t, d, x); }); break;
+  }
+}
+
+void ModelAccumulator::AddCell(uint32_t index, ContainerId container, int32_t t, const LodCell& c) {
+  const ContainerId holder = kind_ == TypeKind::kLink ? c.row : container;
+  if (holder == kNone || c.cell.count == 0) return;
+  if (index >= stores_.size()) stores_.resize(index + 1);
+  StoreSeries& store = stores_[index];
+  if (kind_ == TypeKind::kVariable) {
+    Series& series = Find(store, holder, kEmptyString);
+    if (t != series.slice) Settle(series, t);
     switch (metric_) {
-      case Metric::kStateCount:
-      case Metric::kEventCount:
-      case Metric::kLinkCount:
-        if (a >= grid.begin && a < grid.end) Feed(series, grid.SliceOf(a), 1, 0);
+      case Metric::kVariableMin: series.slice_plain = std::min(series.slice_plain, c.cell.min); break;
+      case Metric::kVariableMax: series.slice_plain = std::max(series.slice_plain, c.cell.max); break;
+      default: throw std::logic_error("AddCell: the metric needs each entity");
+    }
+    return;
+  }
+  for (const ValueTally& tally : c.cell.tallies) {
+    Series& series = Find(store, holder, tally.value);
+    if (t != series.slice) Settle(series, t);
+    switch (metric_) {
+      case Metric::kStateTime: series.slice_sum.Merge(tally.time); break;
+      case Metric::kMeanStateDuration:
+        series.slice_sum.Merge(tally.time);
+        series.slice_plain += static_cast<double>(tally.count);
         break;
-      default: {
-        const double x = kind_ == TypeKind::kVariable ? s.number[i] : 0;
-        grid.Spread(a, b, [&](int32_t t, double d) { Feed(series, t, d, x); });
-        break;
-      }
+      default: series.slice_plain += static_cast<double>(tally.count); break;
     }
   }
 }

@@ -10,27 +10,42 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "util/exact_sum.h"
 #include "analysis/micro_model.h"
 #include "analysis/trace_model.h"
 #include "model/entity_sink.h"
+#include "model/lod_summary.h"
+#include "model/time_bins.h"
 #include "model/trace.h"
 
 namespace macroscope::analysis {
 
-// Slices as a grid over [begin, end).
+// Slices as a grid over [begin, end): `slices` equal slices of the range
+// (Grid(begin, end, slices)), or bins of the trace's time bins
+// (Grid::OfBins: model/time_bins.h), each time then in the bin its
+// position says, as a window's column, a level-of-detail summary's cell.
 struct Grid {
   double begin, end, width;
   int32_t slices;
   Grid(double begin, double end, int32_t slices)
       : begin(begin), end(end), width((end - begin) / slices), slices(slices) {}
+  // Bins [first_bin, first_bin + slices) of `level`.
+  static Grid OfBins(const TimeBins& bins, int level, uint64_t first_bin, int32_t slices);
+
   int32_t SliceOf(double t) const;
-  // Calls f(slice, overlap) for every slice [a, b) meets.
+  // The slice holding t, -1 when none does.
+  int32_t SliceAt(double t) const;
+  // Calls f(slice, overlap) for every slice [a, b) meets. With bins, an
+  // entity inside one bin (by the positions of its ends) gives it its
+  // whole length, even 0; one across bins gives each its overlap, if any.
   template <class F>
   void Spread(double a, double b, F&& f) const {
+    if (bins) return SpreadOverBins(a, b, f);
     a = std::max(a, begin);
     b = std::min(b, end);
     if (!(a < b)) return;
@@ -39,6 +54,24 @@ struct Grid {
       if (lo >= b) break;
       double overlap = std::min(b, hi) - std::max(a, lo);
       if (overlap > 0) f(s, overlap);
+    }
+  }
+
+  std::optional<TimeBins> bins;
+  int level = 0;
+  uint64_t first_bin = 0;
+
+ private:
+  template <class F>
+  void SpreadOverBins(double a, double b, F&& f) const {
+    if (b < a) std::swap(a, b);  // as a summary's cell takes it (model/cell_summary.h)
+    const uint64_t last_bin = first_bin + static_cast<uint64_t>(slices) - 1;
+    const uint64_t ja = bins->Bin(a, level), jb = bins->Bin(b, level);
+    if (jb < first_bin || ja > last_bin) return;
+    if (ja == jb) return f(static_cast<int32_t>(ja - first_bin), b - a);
+    for (uint64_t j = std::max(ja, first_bin); j <= std::min(jb, last_bin); ++j) {
+      const double overlap = std::min(b, bins->Edge(j + 1, level)) - std::max(a, bins->Edge(j, level));
+      if (overlap > 0) f(static_cast<int32_t>(j - first_bin), overlap);
     }
   }
 };
@@ -54,6 +87,12 @@ class ModelAccumulator {
   // The chunk's entities, of the trace's store number `index`; chunks of
   // another kind than the metric's are skipped.
   void Add(uint32_t index, const EntityChunk& chunk);
+  // One entity of store `index`, whose container is `container`.
+  void Add(uint32_t index, ContainerId container, const EntityCopy& e);
+  // The entities of a summary's cell (model/lod_summary.h) of store
+  // `index`, all inside slice `slice` (the grid's bins): as if added one by
+  // one. Not for variable-mean, whose cells lack the weighted sums.
+  void AddCell(uint32_t index, ContainerId container, int32_t slice, const LodCell& cell);
   // Store `index` is complete: its series take their final values (sums
   // rounded once, means divided), 8 bytes a slice instead of 16 or 24;
   // nothing may be added to it after. Model() closes the stores
@@ -99,6 +138,8 @@ class ModelAccumulator {
   double PlainStart() const;
   // Adds one entity's share `d` of slice `t` (x: a variable's value).
   void Feed(Series& series, int32_t t, double d, double x) const;
+  // One entity from [a, b], of `holder` and `value` (after Find).
+  void AddOne(Series& series, double a, double b, double x) const;
 
   Metric metric_;
   TypeKind kind_;

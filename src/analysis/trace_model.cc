@@ -1,10 +1,12 @@
 #include "analysis/trace_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "analysis/model_accumulator.h"
 #include "analysis/parallel.h"
+#include "model/lod_window.h"
 #include "util/error.h"
 
 namespace macroscope::analysis {
@@ -17,6 +19,40 @@ constexpr std::pair<std::string_view, Metric> kMetrics[] = {
     {"variable-mean", Metric::kVariableMean},  {"variable-min", Metric::kVariableMin},
     {"variable-max", Metric::kVariableMax},    {"link-count", Metric::kLinkCount},
 };
+
+// The bins nearest `slices` equal slices of [begin, end]: the level whose
+// bins are between 1/sqrt(2) and sqrt(2) times the slices' width, from the
+// bin holding `begin` to the one holding `end` (but the bin `end` only
+// begins, when it lies on an edge).
+Grid BinsGrid(const Trace& trace, double begin, double end, int32_t slices) {
+  const TimeBins bins(trace.start_time(), trace.end_time());
+  const double width = (end - begin) / slices;
+  int level = bins.LevelFor(width);
+  if (level < TimeBins::kLevels && bins.BinWidth(level) > std::sqrt(2.0) * width) ++level;
+  const uint64_t first = bins.Bin(begin, level);
+  const uint64_t end_position = bins.Position(end);
+  const uint64_t last = std::max(first, TimeBins::Bin(end_position > 0 ? end_position - 1 : 0, level));
+  return Grid::OfBins(bins, level, first, static_cast<int32_t>(last - first + 1));
+}
+
+// Store `k`'s entities into `accumulator` from its summary, when it has one
+// deep enough and worth reading for the grid's bins. False (nothing added)
+// otherwise.
+bool AddFromSummary(const EntitySource& source, uint32_t k, const Grid& grid, Metric metric,
+                    ModelAccumulator& accumulator) {
+  if (!grid.bins || metric == Metric::kVariableMean) return false;
+  if (grid.level > source.summary_finest(k) || !LodWorthReading(grid.level, static_cast<uint64_t>(grid.slices)))
+    return false;
+  const std::shared_ptr<const LodSummary> summary = source.summary(k, grid.level);
+  if (!summary) return false;
+  const ContainerId container = source.trace().stores()[k].container;
+  const uint64_t last = grid.first_bin + static_cast<uint64_t>(grid.slices) - 1;
+  ForEachInBins(
+      *summary, *grid.bins, grid.level, grid.first_bin, last,
+      [&](const EntityCopy& e) { accumulator.Add(k, container, e); },
+      [&](const LodCell& c) { accumulator.AddCell(k, container, static_cast<int32_t>(c.bin - grid.first_bin), c); });
+  return true;
+}
 
 }  // namespace
 
@@ -59,7 +95,11 @@ MicroModel BuildModel(const EntitySource& source, const ModelRequest& request) {
                     std::to_string(trace.end_time()) + "]");
   // Store by store over threads: each store feeds its own series, so the
   // model is the same whatever their number.
-  ModelAccumulator accumulator(request.metric, Grid(begin, end, request.slices));
+  const Grid grid = request.bins ? BinsGrid(trace, begin, end, request.slices) : Grid(begin, end, request.slices);
+  // With bins, a time on a bin's edge may lie a rounding outside the
+  // grid's range: chunks are read a bin wider each side.
+  const double margin = grid.bins ? grid.width : 0;
+  ModelAccumulator accumulator(request.metric, grid);
   const size_t stores = trace.stores().size();
   accumulator.Reserve(stores);
   const int threads = request.threads == 0 ? DefaultThreadCount() : request.threads;
@@ -70,7 +110,12 @@ MicroModel BuildModel(const EntitySource& source, const ModelRequest& request) {
       accumulator.Close(k);
       return;
     }
-    source.ForEachChunk(k, begin, end, [&](const EntityChunk& chunk) {
+    ThrowIfCancelled(request.cancel);
+    if (AddFromSummary(source, k, grid, request.metric, accumulator)) {
+      accumulator.Close(k);
+      return;
+    }
+    source.ForEachChunk(k, grid.begin - margin, grid.end + margin, [&](const EntityChunk& chunk) {
       // In parts, so that a cancellation is seen within a few milliseconds
       // however large the chunk.
       constexpr size_t kPart = size_t{1} << 16;

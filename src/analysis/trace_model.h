@@ -37,6 +37,12 @@ TypeKind MetricKind(Metric metric);
 struct ModelRequest {
   Metric metric = Metric::kStateTime;
   int32_t slices = 100;
+  // Slices are the trace's time bins (model/time_bins.h) nearest the asked
+  // width (between 1/sqrt(2) and sqrt(2) times as many), over the range
+  // widened to whole bins: what a store's level-of-detail summaries
+  // answer without reading the entities, at any size. Otherwise `slices`
+  // equal slices of the range, exactly.
+  bool bins = false;
   std::optional<double> start, end;        // default: the trace's span
   std::vector<std::string> types;          // entity type names to keep (empty: all)
   std::vector<std::string> containers;     // container paths to keep (empty: all)
@@ -47,7 +53,9 @@ struct ModelRequest {
 // Throws UserError for a range outside the trace, zero slices, or an
 // unknown type or container in a filter; Cancelled once request.cancel is
 // set.
-// Reads only the chunks that meet the range.
+// Reads only the chunks that meet the range; with bins, the summaries of
+// the stores that have them when the range covers a quarter of its level's
+// bins or more (model/lod_window.h), for every metric but variable-mean.
 MicroModel BuildModel(const EntitySource& source, const ModelRequest& request);
 // The same over a trace in memory.
 MicroModel BuildModel(const Trace& trace, const ModelRequest& request);

@@ -29,6 +29,9 @@ void AddAggregateOptions(CLI::App& cmd, AggregateOptions& o) {
       ->capture_default_str();
   o.slices_option = cmd.add_option("--slices", o.slices,
                                    "Number of time slices |T| (CSV default: largest slice + 1)");
+  cmd.add_flag("--bins", o.bins,
+               "Slices are the trace's time bins nearest --slices over the range widened to whole bins "
+               "(as the workbench's overview; a store answers from its summaries)");
   cmd.add_option("--mode", o.mode, "temporal or spatiotemporal")->capture_default_str();
   o.p_option = cmd.add_option("--p", o.p, "Trade-off parameter p in [0, 1]");
   o.start_option = cmd.add_option("--start", o.start,
@@ -60,6 +63,7 @@ void ValidateAggregateOptions(const AggregateOptions& o) {
     throw UserError(text.str());
   }
   if (o.slices_given() && o.slices < 1) throw UserError("--slices must be at least 1");
+  if (o.bins && !o.model_in.empty()) throw UserError("--bins needs a TRACE: a CSV model's slices are fixed");
   if (o.mode != "temporal" && o.mode != "spatiotemporal") {
     throw UserError("--mode must be temporal or spatiotemporal, got '" + o.mode + "'");
   }
@@ -80,6 +84,7 @@ analysis::MicroModel LoadAggregateModel(const AggregateOptions& o, ModelTimings*
   source.read = o.read;
   source.metric = o.metric;
   if (o.slices_given()) source.slices = o.slices;
+  source.bins = o.bins;
   if (o.start_given()) {
     source.start = o.start;
     source.end = o.end;

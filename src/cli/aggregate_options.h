@@ -30,6 +30,7 @@ struct AggregateOptions {
   std::vector<std::string> types;
   std::vector<std::string> containers;
   bool normalize = false;
+  bool bins = false;
   int threads = 0;
 
   // Filled by AddAggregateOptions, read after parsing.

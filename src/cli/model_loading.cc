@@ -15,6 +15,7 @@
 #include "analysis/trace_model.h"
 #include "cli/trace_loading.h"
 #include "mpi/model_reduction.h"
+#include "store/store_source.h"
 #include "util/error.h"
 
 namespace macroscope::cli {
@@ -102,7 +103,8 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
     }
     const int32_t slices = source.slices.value_or(100);
     if (slices < 1) throw UserError("--slices must be at least 1");
-    const std::string key = source.cache_directory.empty() ? std::string() : CacheKey(source);
+    // Bins are the trace's, not a multiple of the asked count: no cache.
+    const std::string key = source.cache_directory.empty() || source.bins ? std::string() : CacheKey(source);
     // A model read in parts (each part holds a share) skips the cache, but
     // is built with the cache's slices: the same model to the bit.
     analysis::ModelCache cache(key.empty() || source.read.share ? std::string() : source.cache_directory);
@@ -113,18 +115,27 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
       request.metric = *metric;
       request.slices = key.empty() || !Additive(*metric) ? slices : CachedSlices(slices);
       request.threads = source.read.threads;
-      model = StreamModel(source, request);  // the read's time then includes the model's
-      if (!model) {
-        LoadedTrace loaded;
-        LoadTrace(source.trace, source.read, loaded);
-        timings->read = Since(last);
+      request.bins = source.bins;
+      // The asked range, in the times of the trace read.
+      auto with_range = [&](const Trace& t) {
         if (source.start && source.end) {
-          const Trace& t = loaded.trace;
           analysis::TimeRange range = ParseRange(t.time_base(), t.start_time(), *source.start, *source.end);
           request.start = range.begin;
           request.end = range.end;
         }
-        model.emplace(analysis::BuildModel(loaded.trace, request));
+        return request;
+      };
+      if (!source.bins) model = StreamModel(source, request);  // the read's time then includes the model's
+      if (!model && source.trace.size() == 1 && store::IsChunkedStore(source.trace.front())) {
+        // A chunked store: the chunks that meet the range, or its summaries.
+        store::StoreSource store(source.trace.front(), store::CacheBudget::Scanning());
+        timings->read = Since(last);
+        model.emplace(analysis::BuildModel(store, with_range(store.trace())));
+      } else if (!model) {
+        LoadedTrace loaded;
+        LoadTrace(source.trace, source.read, loaded);
+        timings->read = Since(last);
+        model.emplace(analysis::BuildModel(loaded.trace, with_range(loaded.trace)));
         if (source.read.share) model.emplace(mpi::ReduceModel(*model, *source.read.share));
       } else {
         timings->read = Since(last);

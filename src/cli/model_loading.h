@@ -1,6 +1,7 @@
 // The model-source step shared by `aggregate` and `overview`: a microscopic
 // model from a CSV file or from a trace (read through the format registry,
-// modelled by analysis::BuildModel), then the type and container filters.
+// or a chunked store read lazily, modelled by analysis::BuildModel), then
+// the type and container filters.
 #pragma once
 
 #include <optional>
@@ -18,6 +19,7 @@ struct ModelSource {
   formats::ReadOptions read;
   std::string metric = "state-time";
   std::optional<int32_t> slices;       // CSV default: largest slice + 1; trace default: 100
+  bool bins = false;                   // slices are the trace's time bins (analysis::ModelRequest)
   // As given (time_base.h ParseTime: clock seconds, +OFFSET, a date); read
   // with the trace's time base once it is loaded. Default: the trace's span.
   std::optional<std::string> start, end;

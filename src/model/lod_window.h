@@ -1,7 +1,8 @@
-// The entities of a store that meet a time window, read from its
-// level-of-detail summary (model/lod_summary.h) instead of its chunks: the
-// one way the window (server/window.h) and the statistics of a window
-// (analysis/state_statistics.h) use a summary.
+// The entities of a store that meet a time window or a run of bins, read
+// from its level-of-detail summary (model/lod_summary.h) instead of its
+// chunks: the one way the window (server/window.h), the statistics of a
+// window (analysis/state_statistics.h) and the overview's model
+// (analysis/trace_model.h) use a summary.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,8 @@ struct LodWindow {
 // coded whole, bins of the whole span, so the window must cover a good
 // share of them (a quarter); a narrower one reads its few chunks.
 bool LodWorthReading(const TimeBins& bins, const LodWindow& window);
+// The same for `covered` bins of `level`.
+bool LodWorthReading(int level, uint64_t covered);
 
 // Every entity of store `k` that meets the window, once: as `entity(e)`
 // (the crossers of levels up to the window's, and the entities of the
@@ -36,5 +39,15 @@ bool LodWorthReading(const TimeBins& bins, const LodWindow& window);
 void ForEachInWindow(const LodSummary& summary, const EntitySource& source, uint32_t k, const TimeBins& bins,
                      const LodWindow& window, const std::function<void(const EntityCopy&)>& entity,
                      const std::function<void(const LodCell&)>& cell);
+
+// Every entity of a store lying in bins [first_bin, last_bin] of `level`
+// (at most the summary's finest), once: as `entity(e)` for the crossers of
+// levels up to `level` that reach into those bins (an entity in several
+// of them, once), or inside `cell(c)` for the cells of those bins. Bins
+// decide by positions alone: no chunk is read (the overview's model,
+// analysis/trace_model.h, whose slices are bins).
+void ForEachInBins(const LodSummary& summary, const TimeBins& bins, int level, uint64_t first_bin, uint64_t last_bin,
+                   const std::function<void(const EntityCopy&)>& entity,
+                   const std::function<void(const LodCell&)>& cell);
 
 }  // namespace macroscope

@@ -32,6 +32,9 @@ class TimeBins {
   int LevelFor(double width) const;
   // The width of level `level`'s bins.
   double BinWidth(int level) const;
+  // Where bin `bin` of level `level` begins, as a time (rounded: positions
+  // say which bin a time is in; this clips an entity to its bins).
+  double Edge(uint64_t bin, int level) const { return begin_ + BinWidth(level) * static_cast<double>(bin); }
   // The first level whose bins part positions a and b (kLevels + 1 when
   // none does: a == b).
   static int PartingLevel(uint64_t a, uint64_t b);

@@ -26,7 +26,7 @@ struct AggregateParams {
 
   // Everything that changes the model or its qualities (not p).
   std::string CacheKey(size_t trace_id) const {
-    nlohmann::json key = {trace_id,   metric,         model.slices, spatiotemporal, normalize,
+    nlohmann::json key = {trace_id,   metric,         model.slices, model.bins, spatiotemporal, normalize,
                           types,      containers,     model.start ? nlohmann::json(*model.start) : nullptr,
                           model.end ? nlohmann::json(*model.end) : nullptr};
     return key.dump();
@@ -60,6 +60,7 @@ AggregateParams ReadParams(const Trace& trace, const httplib::Request& request) 
   params.types = List(request, "types");
   params.containers = List(request, "containers");
   params.normalize = Flag(request, "normalize");
+  params.model.bins = Flag(request, "bins");
   return params;
 }
 

@@ -163,6 +163,34 @@ TEST(AggregateCliTest, AggregatesATrace) {
   EXPECT_NE(metric.err.find("unknown --metric"), std::string::npos) << metric.err;
 }
 
+// Over bins (--bins): 128 bins for 100 slices of the whole trace, about
+// 30 over a range widened to whole bins; a chunked store of the trace
+// gives the same answers, from its summaries.
+TEST(AggregateCliTest, OverBins) {
+  const std::string trace = TestFile("generated.trace"), store = TestFile("generated.mstore");
+  ASSERT_EQ(std::system((std::string(MACROSCOPE_BINARY) + " generate --depth 2 --arity 3 --events 200000 --nested "
+                         "--links -o '" + trace + "' && " + MACROSCOPE_BINARY + " import '" + trace + "' -o '" +
+                         store + "' >/dev/null 2>&1").c_str()),
+            0);
+  for (const std::string args : {" --slices 100 --p 0.4", " --slices 30 --p 0.2 --mode spatiotemporal --start +1000 "
+                                                          "--end +500000", " --slices 50 --plist --metric link-count"}) {
+    Result from_trace = Aggregate("'" + trace + "' --no-cache --bins" + args);
+    ASSERT_EQ(from_trace.exit_code, 0) << from_trace.err;
+    Result from_store = Aggregate("'" + store + "' --bins" + args);
+    ASSERT_EQ(from_store.exit_code, 0) << from_store.err;
+    EXPECT_EQ(from_store.out, from_trace.out) << args;
+  }
+  auto whole = nlohmann::json::parse(Aggregate("'" + store + "' --bins --slices 100 --p 1").out);
+  EXPECT_EQ(whole["slices"], 128);
+  auto part = nlohmann::json::parse(Aggregate("'" + store + "' --bins --slices 30 --p 1 --start +1000 --end +500000").out);
+  const double begin = part["range"][0], end = part["range"][1];
+  EXPECT_LE(begin, 1000.0);
+  EXPECT_GE(end, 500000.0);
+  const int slices = part["slices"];
+  EXPECT_GE(slices, 30 / 1.5);
+  EXPECT_LE(slices, 30 * 1.5 + 2);
+}
+
 TEST(AggregateCliTest, BadOptionsAreOneLineUserErrors) {
   std::string csv = WriteFile("ok.csv", "a,0,t,1\nb,1,t,2\n");
   const std::pair<std::string, std::string> cases[] = {
@@ -174,6 +202,7 @@ TEST(AggregateCliTest, BadOptionsAreOneLineUserErrors) {
       {"missing.paje --p 0.5", "missing.paje: cannot open"},
       {"--model-in '" + csv + "'", "give exactly one of --p P and --plist"},
       {"--model-in '" + csv + "' --p 0.5 --mode spatial", "--mode must be"},
+      {"--model-in '" + csv + "' --p 0.5 --bins", "--bins needs a TRACE"},
   };
   for (const auto& [args, expected] : cases) {
     Result run = Aggregate(args);

@@ -105,6 +105,7 @@ TEST_F(ApiTest, AggregateEqualsCli) {
       {"slices=25&p=0.5&mode=spatiotemporal&normalize=1&start=500&end=2500",
        "--slices 25 --p 0.5 --mode spatiotemporal --normalize --start 500 --end 2500"},
       {"metric=event-count&slices=10&p=0.2", "--metric event-count --slices 10 --p 0.2"},
+      {"slices=100&bins=1&p=0.3&start=500&end=2500", "--slices 100 --bins --p 0.3 --start 500 --end 2500"},
   };
   for (const auto& c : cases) {
     auto server = GetJson(*client_, "/api/traces/0/aggregate?" + c.query);

@@ -132,6 +132,12 @@ TEST_F(LazyStoreTest, OverviewsAndStatisticsAreTheSame) {
   Same(*client, "aggregate?slices=20&metric=event-count&mode=spatiotemporal");
   Same(*client, "aggregate?slices=20&metric=variable-mean");
   Same(*client, "aggregate?slices=20&metric=link-count");
+  // Over bins, as the workbench asks: from the summaries where they serve.
+  Same(*client, "aggregate?slices=100&bins=1");
+  Same(*client, "aggregate?slices=64&bins=1&metric=state-count&mode=spatiotemporal");
+  Same(*client, "aggregate?slices=30&bins=1&metric=link-count&start=" + Number(start + (end - start) * 0.1) +
+                    "&end=" + Number(start + (end - start) * 0.7));
+  Same(*client, "plist?slices=50&bins=1&metric=variable-max");
   Same(*client, "stats");
   Same(*client, "stats?start=" + Number(start + (end - start) * 0.2) + "&end=" + Number(start + (end - start) * 0.21));
   Same(*client, "stats?containers=2");

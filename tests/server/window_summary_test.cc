@@ -3,10 +3,12 @@
 // traces of every entity kind, with random windows at every zoom, the
 // summaries built in memory as deep as a store allows, deeper and
 // shallower, and the summaries `import` wrote into a store; the
-// statistics of those windows too; a corrupt summary is an error naming
-// the store.
+// statistics of those windows too, and the overview's model over bins
+// (every metric, random ranges and slices); a corrupt summary is an error
+// naming the store.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "analysis/state_statistics.h"
+#include "analysis/trace_model.h"
 #include "formats/format.h"
 #include "model/entity_source.h"
 #include "model/lod_summary.h"
@@ -59,8 +62,12 @@ class SummarisedSource : public TraceSource {
   }
   int summary_finest(uint32_t k) const override { return summaries_[k] ? summaries_[k]->finest() : -1; }
   std::shared_ptr<const LodSummary> summary(uint32_t k, int level) const override {
-    return level <= summary_finest(k) ? summaries_[k] : nullptr;
+    if (level > summary_finest(k)) return nullptr;
+    ++read_;
+    return summaries_[k];
   }
+  // How many times a summary was read.
+  size_t read() const { return read_; }
   size_t summarised() const {
     size_t n = 0;
     for (const auto& s : summaries_) n += s != nullptr;
@@ -69,6 +76,7 @@ class SummarisedSource : public TraceSource {
 
  private:
   std::vector<std::shared_ptr<const LodSummary>> summaries_;
+  mutable std::atomic<size_t> read_{0};
 };
 
 // Random windows: zooms from wider than the trace to a millionth of it,
@@ -123,6 +131,50 @@ void ExpectSameStatistics(const EntitySource& expected, const EntitySource& sour
   }
 }
 
+// Random overviews over bins: every metric, the whole trace and random
+// ranges down to a thousandth of it, from 1 to 300 slices.
+std::vector<analysis::ModelRequest> RandomModels(const Trace& trace, int n) {
+  const double t0 = trace.start_time(), span = trace.end_time() - trace.start_time();
+  std::mt19937_64 random(8);
+  std::uniform_real_distribution<double> unit(0, 1);
+  const std::vector<std::string> metrics = analysis::MetricNames();
+  std::vector<analysis::ModelRequest> requests;
+  for (int k = 0; k < n; ++k) {
+    analysis::ModelRequest request;
+    request.bins = true;
+    request.metric = *analysis::MetricFromName(metrics[k % metrics.size()]);
+    request.slices = std::vector<int32_t>{1, 7, 100, 300}[k % 4];
+    if (k % 3 != 0) {
+      const double width = span * std::pow(10.0, -3 * unit(random));
+      request.start = t0 + unit(random) * (span - width);
+      request.end = *request.start + width;
+    }
+    requests.push_back(request);
+  }
+  return requests;
+}
+
+void ExpectSameModels(const EntitySource& expected, const EntitySource& source,
+                      const std::vector<analysis::ModelRequest>& requests) {
+  for (size_t k = 0; k < requests.size(); ++k) {
+    SCOPED_TRACE("model " + std::to_string(k));
+    const analysis::MicroModel want = analysis::BuildModel(expected, requests[k]);
+    const analysis::MicroModel got = analysis::BuildModel(source, requests[k]);
+    ASSERT_EQ(got.types(), want.types());
+    ASSERT_EQ(got.leaf_count(), want.leaf_count());
+    ASSERT_EQ(got.slices(), want.slices());
+    ASSERT_EQ(got.range()->begin, want.range()->begin);
+    ASSERT_EQ(got.range()->end, want.range()->end);
+    for (int32_t leaf = 0; leaf < want.leaf_count(); ++leaf) {
+      for (int32_t type = 0; type < want.type_count(); ++type) {
+        const auto a = got.Series(leaf, type), b = want.Series(leaf, type);
+        ASSERT_EQ(std::vector<double>(a.begin(), a.end()), std::vector<double>(b.begin(), b.end()))
+            << "leaf " << leaf << ", type " << want.types()[type];
+      }
+    }
+  }
+}
+
 class WindowSummaryTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -145,6 +197,9 @@ TEST_P(WindowSummaryTest, SameAnswersAsTheEntities) {
     ASSERT_GT(summarised.summarised(), 0u);
     ExpectSameWindows(plain, summarised, windows);
     ExpectSameStatistics(plain, summarised, windows);
+    const size_t read = summarised.read();
+    ExpectSameModels(plain, summarised, RandomModels(trace_, 40));
+    EXPECT_GT(summarised.read(), read);  // the models read summaries
   }
 }
 
@@ -158,6 +213,7 @@ TEST_P(WindowSummaryTest, StoredSummariesGiveTheSameAnswers) {
   const std::vector<WindowRequest> windows = RandomWindows(trace_, 60);
   ExpectSameWindows(TraceSource(trace_), source, windows);
   ExpectSameStatistics(TraceSource(trace_), source, windows);
+  ExpectSameModels(TraceSource(trace_), source, RandomModels(trace_, 40));
 }
 
 // A flipped byte in the last frame of summaries (they lie just before the

@@ -91,7 +91,7 @@ async function shot(page, name, clip) {
 }
 
 function modelQuery(h) {
-  return `slices=${h.slices}&metric=${h.metric}&mode=${h.mode}`;
+  return `slices=${h.slices}&bins=1&metric=${h.metric}&mode=${h.mode}`;
 }
 
 /** Axis labels of times from the trace start: "+0 s", "+19.5 ms", "+2.794 729 s". */

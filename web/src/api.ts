@@ -140,9 +140,10 @@ export class Api {
   entity(t: number, id: string): Promise<Entity> { return this.get(`traces/${t}/entity/${id}`); }
 }
 
+/** The overview's slices are the trace's time bins (`bins=1`): a store of any size answers from its summaries. */
 function modelParams(q: ModelQuery): Record<string, string | number | undefined> {
   return {
-    metric: q.metric, slices: q.slices, mode: q.mode, start: q.start, end: q.end,
+    metric: q.metric, slices: q.slices, bins: 1, mode: q.mode, start: q.start, end: q.end,
     types: q.types?.join(','), containers: q.containers?.join(','), normalize: q.normalize ? 1 : undefined,
   };
 }
