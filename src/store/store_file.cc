@@ -1,5 +1,7 @@
 #include "store/store_file.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <stdexcept>
@@ -126,6 +128,27 @@ void StoreFileWriter::Finish(const std::vector<std::vector<uint8_t>>& sections) 
   footer.insert(footer.end(), kEndMagic, kEndMagic + 8);
   Write(footer.data(), footer.size());
   file_.Commit();
+}
+
+void FramePacker::Put(const std::vector<uint8_t>& bytes) {
+  frame_.insert(frame_.end(), bytes.begin(), bytes.end());
+  if (frame_.size() >= frame_bytes_) Close();
+}
+
+void FramePacker::Spread(const std::vector<uint8_t>& bytes) {
+  for (size_t at = 0; at < bytes.size();) {
+    const size_t n = std::min<size_t>(bytes.size() - at, frame_bytes_ - std::min(frame_bytes_, frame_.size()));
+    frame_.insert(frame_.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                  bytes.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+    if (frame_.size() >= frame_bytes_) Close();
+  }
+}
+
+void FramePacker::Close() {
+  if (frame_.empty()) return;
+  frames_.push_back(file_.Append(frame_));
+  frame_.clear();
 }
 
 }  // namespace macroscope::store

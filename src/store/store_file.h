@@ -76,4 +76,28 @@ class StoreFileWriter {
   std::vector<uint8_t> compressed_;
 };
 
+// Packs bytes into frames of about `frame_bytes`, each appended to the file
+// once full: a chunk lies whole in one frame (Put), a summary runs on from
+// frame to frame (Spread: it is read by a prefix of its parts, so a coarse
+// level needs its first frame only, not the whole summary).
+class FramePacker {
+ public:
+  FramePacker(StoreFileWriter& file, uint64_t frame_bytes) : file_(file), frame_bytes_(frame_bytes) {}
+  // Where the next byte goes.
+  uint32_t frame() const { return static_cast<uint32_t>(frames_.size()); }
+  uint64_t offset() const { return frame_.size(); }
+  void Put(const std::vector<uint8_t>& bytes);
+  void Spread(const std::vector<uint8_t>& bytes);
+  // Appends the frame being filled, if any.
+  void Close();
+  // The frames appended so far.
+  const std::vector<Frame>& frames() const { return frames_; }
+
+ private:
+  StoreFileWriter& file_;
+  const uint64_t frame_bytes_;
+  std::vector<uint8_t> frame_;
+  std::vector<Frame> frames_;
+};
+
 }  // namespace macroscope::store

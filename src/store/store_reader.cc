@@ -61,13 +61,18 @@ void StoreReader::ReadSummaryFrame(uint32_t frame, std::vector<uint8_t>& bytes) 
   file_.ReadFrame(summaries_.frames[frame], "summary frame " + std::to_string(frame), bytes);
 }
 
-LodSummary StoreReader::DecodeSummary(uint32_t k, int level, std::span<const uint8_t> frame) const {
+StoreReader::SummaryBytes StoreReader::summary_bytes(uint32_t k, int level) const {
+  const SummaryEntry& e = summaries_.summaries[summary_of_[k]];
+  return {e.frame, e.offset, SummaryPrefix(e, level)};
+}
+
+LodSummary StoreReader::DecodeSummary(uint32_t k, int level, std::span<const uint8_t> bytes) const {
   const SummaryEntry& e = summaries_.summaries[summary_of_[k]];
   const EntityStore& s = trace_.store(k);
   const std::string what = "the summary of type '" + std::string(trace_.Str(trace_.type(s.type).name)) +
                            "' in container '" + std::string(trace_.Str(trace_.container(s.container).name)) + "'";
   const ChunkLimits limits{.strings = meta_.strings, .containers = meta_.containers, .store_size = sizes_[k]};
-  return store::DecodeSummary(e, level, s.kind, frame.subspan(e.offset), path(), what, limits);
+  return store::DecodeSummary(e, level, s.kind, bytes, path(), what, limits);
 }
 
 std::string StoreReader::ChunkName(size_t k) const {

@@ -62,14 +62,20 @@ class StoreReader {
   int summary_finest(uint32_t k) const {
     return summary_of_[k] < 0 ? -1 : summaries_.summaries[summary_of_[k]].finest;
   }
-  // The frame holding store `k`'s summary (to share one decompressed
-  // frame among the summaries it holds), and the parts a window at
-  // `level` needs (<= summary_finest(k)) decoded out of its bytes
-  // (ReadSummaryFrame): a UserError naming the file and the store when
-  // corrupt.
-  uint32_t summary_frame(uint32_t k) const { return summaries_.summaries[summary_of_[k]].frame; }
+  // Where store `k`'s summary begins (a frame, and an offset in it once
+  // decompressed: a frame holds several small summaries), and how many of
+  // its bytes a window at `level` (<= summary_finest(k)) needs: they run
+  // on into the next frames when the first ends before them.
+  struct SummaryBytes {
+    uint32_t frame = 0;
+    uint64_t offset = 0, size = 0;
+  };
+  SummaryBytes summary_bytes(uint32_t k, int level) const;
   void ReadSummaryFrame(uint32_t frame, std::vector<uint8_t>& bytes) const;
-  LodSummary DecodeSummary(uint32_t k, int level, std::span<const uint8_t> frame) const;
+  // The parts `level` needs decoded out of the summary's bytes (from its
+  // beginning, at least summary_bytes' size): a UserError naming the file
+  // and the store when corrupt.
+  LodSummary DecodeSummary(uint32_t k, int level, std::span<const uint8_t> bytes) const;
   // Every entity into the trace's stores, in their order (two threads).
   void ReadAll();
   // Every entity to `sink`, chunk by chunk in file order (each handed as

@@ -1,5 +1,7 @@
 #include "store/store_source.h"
 
+#include <algorithm>
+
 namespace macroscope::store {
 
 namespace {
@@ -57,14 +59,30 @@ void StoreSource::ForEachChunk(uint32_t k, double t1, double t2, const Visit& vi
 std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k, int level) const {
   if (k >= chunks_of_.size() || level < 0 || level > reader_.summary_finest(k)) return nullptr;
   return summaries_.Get(uint64_t{k} << 8 | static_cast<uint64_t>(level), [&] {
-    const uint32_t f = reader_.summary_frame(k);
-    const auto frame = frames_.Get(kSummaryFrame | f, [&] {
-      std::vector<uint8_t> bytes;
-      reader_.ReadSummaryFrame(f, bytes);
-      const size_t size = bytes.capacity();
-      return std::pair(std::move(bytes), size);
-    });
-    LodSummary decoded = reader_.DecodeSummary(k, level, *frame);
+    auto frame_of = [&](uint32_t f) {
+      return frames_.Get(kSummaryFrame | f, [&] {
+        std::vector<uint8_t> bytes;
+        reader_.ReadSummaryFrame(f, bytes);
+        const size_t size = bytes.capacity();
+        return std::pair(std::move(bytes), size);
+      });
+    };
+    // The bytes the level needs: in the summary's first frame, or joined
+    // from the frames it runs on into.
+    const StoreReader::SummaryBytes place = reader_.summary_bytes(k, level);
+    const auto first = frame_of(place.frame);
+    std::span<const uint8_t> bytes = std::span<const uint8_t>(*first).subspan(place.offset);
+    std::vector<uint8_t> joined;
+    if (bytes.size() < place.size) {
+      joined.assign(bytes.begin(), bytes.end());
+      for (uint32_t f = place.frame + 1; joined.size() < place.size; ++f) {
+        const auto next = frame_of(f);
+        joined.insert(joined.end(), next->begin(),
+                      next->begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(next->size(), place.size - joined.size())));
+      }
+      bytes = joined;
+    }
+    LodSummary decoded = reader_.DecodeSummary(k, level, bytes);
     const size_t size = decoded.bytes();
     return std::pair(std::move(decoded), size);
   });

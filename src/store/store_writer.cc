@@ -48,7 +48,8 @@ struct SpilledPart {
 
 class StoreWriter::Impl {
  public:
-  Impl(std::string path, uint64_t max_pending) : file_(std::move(path), kStoreVersion), max_pending_(max_pending) {}
+  Impl(std::string path, uint64_t max_pending)
+      : file_(std::move(path), kStoreVersion), max_pending_(max_pending), chunk_frames_(file_, kFrameBytes) {}
 
   void Add(const EntityChunk& chunk) {
     // Stores are told apart by (container, type), not by the chunk's store
@@ -72,7 +73,8 @@ class StoreWriter::Impl {
       if (!spilled_[s].empty()) Merge(s);
       Flush(s);
     }
-    CloseFrame();
+    chunk_frames_.Close();
+    directory_.frames = chunk_frames_.frames();
     // The trace's store numbers.
     std::unordered_map<uint64_t, uint32_t> number;
     for (uint32_t i = 0; i < trace.stores().size(); ++i)
@@ -118,14 +120,10 @@ class StoreWriter::Impl {
     std::vector<int> finest(stores, -1);
     for (uint32_t k = 0; k < stores; ++k) finest[k] = LodFinestLevel(bins, counts[k], first[k], last[k]);
     SummaryDirectory directory;
-    // Packed into frames as chunks are, each frame written once full (the
-    // chunks read back lie before it).
-    std::vector<uint8_t> frame;
-    auto close = [&] {
-      if (frame.empty()) return;
-      directory.frames.push_back(file_.Append(frame));
-      frame.clear();
-    };
+    // Packed into frames after the chunks', each written once full (the
+    // chunks read back lie before it), a summary running on from frame to
+    // frame: a coarse level is read from its first frame.
+    FramePacker frames(file_, kFrameBytes);
     for (uint32_t begin = 0; begin < stores;) {
       uint32_t end = begin;
       uint64_t entities = 0;
@@ -141,16 +139,15 @@ class StoreWriter::Impl {
         SummaryEntry& e = directory.summaries.emplace_back();
         e.store = k;
         e.finest = finest[k];
-        e.frame = static_cast<uint32_t>(directory.frames.size());
-        e.offset = frame.size();
-        const std::vector<uint8_t> bytes = EncodeSummary(builders[k]->Finish(), e.parts);
+        e.frame = frames.frame();
+        e.offset = frames.offset();
+        frames.Spread(EncodeSummary(builders[k]->Finish(), e.parts));
         builders[k].reset();
-        frame.insert(frame.end(), bytes.begin(), bytes.end());
-        if (frame.size() >= kFrameBytes) close();
       }
       begin = end;
     }
-    close();
+    frames.Close();
+    directory.frames = frames.frames();
     return directory;
   }
 
@@ -296,19 +293,12 @@ class StoreWriter::Impl {
     e.count = c.size();
     e.columns = ColumnsOf(c) | (positions.empty() ? uint64_t{0} : uint64_t{kHasPositions});
     std::tie(e.start, e.end) = TimeRange(c);
-    e.frame = static_cast<uint32_t>(directory_.frames.size());
-    e.offset = frame_.size();
+    e.frame = chunk_frames_.frame();
+    e.offset = chunk_frames_.offset();
     const std::vector<uint8_t> bytes = EncodeChunk(c, positions);
-    frame_.insert(frame_.end(), bytes.begin(), bytes.end());
     e.size = bytes.size();
     directory_.chunks.push_back(e);
-    if (frame_.size() >= kFrameBytes) CloseFrame();
-  }
-
-  void CloseFrame() {
-    if (frame_.empty()) return;
-    directory_.frames.push_back(file_.Append(frame_));
-    frame_.clear();
+    chunk_frames_.Put(bytes);
   }
 
   StoreFileWriter file_;
@@ -322,8 +312,8 @@ class StoreWriter::Impl {
   std::vector<uint64_t> counts_;                // entities received, by the writer's store number
   std::vector<uint32_t> renumber_;              // the trace's store number, set by Finish
   uint64_t pending_entities_ = 0;
-  std::vector<uint8_t> frame_;                  // the frame being filled
-  ChunkDirectory directory_;
+  FramePacker chunk_frames_;
+  ChunkDirectory directory_;                    // its frames set once every chunk is written
 };
 
 StoreWriter::StoreWriter(std::string path, uint64_t max_pending)

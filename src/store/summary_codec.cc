@@ -209,6 +209,12 @@ std::vector<uint8_t> EncodeSummary(const LodSummary& summary, std::vector<uint64
   return std::move(out.bytes);
 }
 
+uint64_t SummaryPrefix(const SummaryEntry& entry, int level) {
+  uint64_t size = 0;
+  for (int p = 0; p < 2 * (level + 1); ++p) size += entry.parts[static_cast<size_t>(p)];
+  return size;
+}
+
 LodSummary DecodeSummary(const SummaryEntry& entry, int level, TypeKind kind, std::span<const uint8_t> bytes,
                          const std::string& path, const std::string& what, const ChunkLimits& limits) {
   LodSummary summary(kind, entry.finest);
@@ -247,6 +253,10 @@ SummaryDirectory ReadSummaryDirectory(In in, uint64_t stores, const StoreFile& f
   d.frames = ReadFrames(in, file);
   for (const Frame& f : d.frames)
     if (f.raw > kMaxFrameRaw) in.Fail();
+  // The bytes from each frame's start to the last frame's end: a summary
+  // may run on over the frames after its own.
+  std::vector<uint64_t> after(d.frames.size() + 1, 0);
+  for (size_t f = d.frames.size(); f-- > 0;) after[f] = after[f + 1] + d.frames[f].raw;
   const uint64_t summaries = in.U();
   int64_t last = -1;
   for (uint64_t k = 0; k < summaries; ++k) {
@@ -259,12 +269,12 @@ SummaryDirectory ReadSummaryDirectory(In in, uint64_t stores, const StoreFile& f
     e.finest = static_cast<int>(finest);
     e.frame = in.Below(d.frames.size());
     e.offset = in.U();
-    const uint64_t raw = d.frames[e.frame].raw;
-    if (e.offset > raw) in.Fail();
+    if (e.offset > d.frames[e.frame].raw) in.Fail();
+    const uint64_t room = after[e.frame] - e.offset;
     uint64_t size = 0;
     for (int p = 0; p < 2 * (e.finest + 1); ++p) {
       e.parts.push_back(in.U());
-      if (e.parts.back() > raw - e.offset - size) in.Fail();
+      if (e.parts.back() > room - size) in.Fail();
       size += e.parts.back();
     }
     d.summaries.push_back(e);

@@ -21,7 +21,9 @@ namespace macroscope::store {
 
 // Where each store's summary lies: frames of their own, after the chunks',
 // each summary in parts, per level its cells then its crossers, so that a
-// window reads the parts it needs only.
+// window reads the parts it needs only. A summary begins at `offset` in
+// `frame` and runs on into the next frames when it is longer (stores
+// written before may hold each in one frame: it reads the same).
 struct SummaryEntry {
   uint32_t store = 0;
   int finest = 0;
@@ -34,6 +36,9 @@ struct SummaryDirectory {
   std::vector<SummaryEntry> summaries;  // at most one a store, by store
 };
 
+// How many of the summary's first bytes hold what `level` needs (<= finest).
+uint64_t SummaryPrefix(const SummaryEntry& entry, int level);
+
 // The summary's bytes, and its parts' sizes into `part_sizes`.
 std::vector<uint8_t> EncodeSummary(const LodSummary& summary, std::vector<uint64_t>& part_sizes);
 
@@ -41,7 +46,8 @@ std::vector<uint8_t> EncodeSummary(const LodSummary& summary, std::vector<uint64
 // and the crossers of levels up to it (level <= entry.finest), decoded out
 // of `bytes` (the summary's, from its offset in its frame); every id,
 // place and bin is checked (`limits`): a UserError naming `path` and
-// `what` otherwise.
+// `what` otherwise. `bytes` begin where the summary does, and hold at
+// least its SummaryPrefix for `level`.
 LodSummary DecodeSummary(const SummaryEntry& entry, int level, TypeKind kind, std::span<const uint8_t> bytes,
                          const std::string& path, const std::string& what, const ChunkLimits& limits);
 
