@@ -81,7 +81,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const macroscope::store::StoreSource source(path, macroscope::store::CacheBudget::Serving(size_t{1} << 20));
     for (uint32_t k = 0; k < source.trace().stores().size(); ++k)
-      for (int level = 0; level <= source.summary_finest(k); ++level) (void)source.summary(k, level);
+      for (int level = 0; level <= source.summary_finest(k); ++level) {
+        const uint64_t last = (uint64_t{1} << level) - 1;
+        (void)source.summary(k, level, 0, last);           // every block
+        (void)source.summary(k, level, last / 2, last / 2);  // the blocks of one bin
+      }
   } catch (const macroscope::UserError&) {
   }
   return 0;

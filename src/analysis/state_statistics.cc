@@ -75,8 +75,8 @@ bool AddFromSummary(const EntitySource& source, uint32_t k, double start, double
   const bool whole = start <= trace.start_time() && end >= trace.end_time();
   const int level = whole ? 0 : std::min(finest, bins.LevelFor((end - start) / kBinsPerWindow));
   const LodWindow window{start, end, level, std::numeric_limits<double>::infinity()};
-  if (!LodWorthReading(bins, window)) return false;
-  const std::shared_ptr<const LodSummary> summary = source.summary(k, window.level);
+  const std::shared_ptr<const LodSummary> summary =
+      source.summary(k, level, bins.Bin(start, level), bins.Bin(end, level));
   if (!summary) return false;
   ForEachInWindow(
       *summary, source, k, bins, window, [&](const EntityCopy& e) { rows.Add(s.kind, s.type, e); },

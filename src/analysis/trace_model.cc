@@ -36,17 +36,15 @@ Grid BinsGrid(const Trace& trace, double begin, double end, int32_t slices) {
 }
 
 // Store `k`'s entities into `accumulator` from its summary, when it has one
-// deep enough and worth reading for the grid's bins. False (nothing added)
-// otherwise.
+// deep enough for the grid's bins. False (nothing added) otherwise.
 bool AddFromSummary(const EntitySource& source, uint32_t k, const Grid& grid, Metric metric,
                     ModelAccumulator& accumulator) {
   if (!grid.bins || metric == Metric::kVariableMean) return false;
-  if (grid.level > source.summary_finest(k) || !LodWorthReading(grid.level, static_cast<uint64_t>(grid.slices)))
-    return false;
-  const std::shared_ptr<const LodSummary> summary = source.summary(k, grid.level);
+  if (grid.level > source.summary_finest(k)) return false;
+  const uint64_t last = grid.first_bin + static_cast<uint64_t>(grid.slices) - 1;
+  const std::shared_ptr<const LodSummary> summary = source.summary(k, grid.level, grid.first_bin, last);
   if (!summary) return false;
   const ContainerId container = source.trace().stores()[k].container;
-  const uint64_t last = grid.first_bin + static_cast<uint64_t>(grid.slices) - 1;
   ForEachInBins(
       *summary, *grid.bins, grid.level, grid.first_bin, last,
       [&](const EntityCopy& e) { accumulator.Add(k, container, e); },

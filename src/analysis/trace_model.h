@@ -54,8 +54,8 @@ struct ModelRequest {
 // unknown type or container in a filter; Cancelled once request.cancel is
 // set.
 // Reads only the chunks that meet the range; with bins, the summaries of
-// the stores that have them when the range covers a quarter of its level's
-// bins or more (model/lod_window.h), for every metric but variable-mean.
+// the stores that have them down to the bins' level (model/lod_window.h),
+// for every metric but variable-mean.
 MicroModel BuildModel(const EntitySource& source, const ModelRequest& request);
 // The same over a trace in memory.
 MicroModel BuildModel(const Trace& trace, const ModelRequest& request);

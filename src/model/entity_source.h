@@ -57,10 +57,14 @@ class EntitySource {
   // (model/lod_summary.h) over the trace's time bins, -1 when it has none
   // (a trace in memory, a small store, a store written before summaries).
   virtual int summary_finest(uint32_t /*k*/) const { return -1; }
-  // Store `k`'s summary holding at least the cells of `level` and the
-  // crossers of the levels up to it; null when `level` is beyond
-  // summary_finest(k).
-  virtual std::shared_ptr<const LodSummary> summary(uint32_t /*k*/, int /*level*/) const { return nullptr; }
+  // Store `k`'s summary holding at least the cells of `level` in bins
+  // [first_bin, last_bin] and the crossers of the levels up to it that may
+  // reach into them (it may hold more: readers pick by bins,
+  // model/lod_window.h); null when `level` is beyond summary_finest(k).
+  virtual std::shared_ptr<const LodSummary> summary(uint32_t /*k*/, int /*level*/, uint64_t /*first_bin*/,
+                                                    uint64_t /*last_bin*/) const {
+    return nullptr;
+  }
 };
 
 // The trace in memory: each store is one chunk.

@@ -12,7 +12,6 @@ constexpr uint64_t kMaxBins = uint64_t{1} << 18;
 // Deeper than this, bins are finer than any window reads summaries for
 // (one over a quarter of the trace, lod_window.h, 8192 pixels wide at most:
 // bins of 2^-15 of the span).
-constexpr int kMaxFinest = 16;
 
 }  // namespace
 
@@ -30,7 +29,7 @@ int LodFinestLevel(const TimeBins& bins, uint64_t entities, double first, double
   if (entities < 2 * kEntitiesPerBin) return -1;
   const uint64_t from = bins.Position(first), to = bins.Position(last);
   int finest = 0;
-  for (int level = 1; level <= kMaxFinest; ++level) {
+  for (int level = 1; level <= kLodMaxFinest; ++level) {
     const uint64_t touched = TimeBins::Bin(to, level) - TimeBins::Bin(from, level) + 1;
     if (touched > kMaxBins || touched * kEntitiesPerBin > entities) break;
     finest = level;

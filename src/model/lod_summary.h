@@ -58,6 +58,9 @@ class LodSummary {
   std::vector<std::vector<EntityCopy>> crossers_;
 };
 
+// The deepest level a summary goes to.
+inline constexpr int kLodMaxFinest = 16;
+
 // The finest level worth summarising for a store of `entities` whose
 // entities lie within [first, last]: its bins hold 64 entities on average
 // where the store has entities, there are at most 2^18 of them, and no

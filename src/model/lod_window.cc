@@ -37,12 +37,6 @@ std::pair<std::vector<LodCell>::const_iterator, std::vector<LodCell>::const_iter
 
 }  // namespace
 
-bool LodWorthReading(const TimeBins& bins, const LodWindow& window) {
-  return LodWorthReading(window.level, bins.Bin(window.end, window.level) - bins.Bin(window.start, window.level) + 1);
-}
-
-bool LodWorthReading(int level, uint64_t covered) { return covered >= (uint64_t{1} << level) / 4; }
-
 void ForEachInWindow(const LodSummary& summary, const EntitySource& source, uint32_t k, const TimeBins& bins,
                      const LodWindow& window, const std::function<void(const EntityCopy&)>& entity,
                      const std::function<void(const LodCell&)>& cell) {

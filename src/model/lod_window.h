@@ -22,13 +22,6 @@ struct LodWindow {
   double whole_cells_below = 0;
 };
 
-// Whether reading the summary beats reading the chunks: a window's level is
-// coded whole, bins of the whole span, so the window must cover a good
-// share of them (a quarter); a narrower one reads its few chunks.
-bool LodWorthReading(const TimeBins& bins, const LodWindow& window);
-// The same for `covered` bins of `level`.
-bool LodWorthReading(int level, uint64_t covered);
-
 // Every entity of store `k` that meets the window, once: as `entity(e)`
 // (the crossers of levels up to the window's, and the entities of the
 // bins read from the chunks: those of the window's first and last bins

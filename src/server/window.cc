@@ -195,12 +195,12 @@ class WindowBuilder {
   LodWindow Window() const { return {request_.start, request_.end, level_, item_length_}; }
 
   // Store `k`'s level-of-detail summary, when it has one down to the
-  // columns' level, the window covers enough of it (LodWorthReading), and
-  // no value filter applies (cells mix values); null otherwise.
+  // columns' level and no value filter applies (cells mix values); null
+  // otherwise.
   std::shared_ptr<const LodSummary> SummaryFor(uint32_t k) const {
-    if (filter_values_ || level_ > source_.summary_finest(k) || !LodWorthReading(bins_, Window())) return nullptr;
+    if (filter_values_ || level_ > source_.summary_finest(k)) return nullptr;
     analysis::ThrowIfCancelled(cancel_);
-    return source_.summary(k, level_);
+    return source_.summary(k, level_, first_bin_, last_bin_);
   }
 
   int ColumnOfBin(uint64_t bin) const {

@@ -193,6 +193,8 @@ class In {
     return static_cast<uint32_t>(v - 1);
   }
   double D() { return std::bit_cast<double>(U()); }
+  // Bytes not read yet, of bytes given whole.
+  size_t Left() const { return static_cast<size_t>(end_ - p_); }
   // The next n bytes: a view of the buffer when they fit in it, else
   // gathered in `spill` (never sized by n itself: n comes from the file).
   std::string_view Bytes(uint64_t n, std::string& spill);

@@ -8,9 +8,16 @@ namespace macroscope::store {
 namespace {
 
 // Format 3's sections after the shared ones (trace_sections.h).
-// Summaries (section 8) came later: a store without it opens, without
-// summaries.
-enum ChunkedSection : uint32_t { kChunks = kStores + 1, kSectionCount, kSummaries = kSectionCount };
+// Summaries came later: section 8 held them before they were coded in
+// blocks, and the writer now leaves it empty; section 9 holds them. A
+// store without section 9 opens without summaries (its queries read its
+// chunks, to the same answers).
+enum ChunkedSection : uint32_t {
+  kChunks = kStores + 1,
+  kSectionCount,
+  kUnblockedSummaries = kSectionCount,
+  kSummaries
+};
 
 // Copies `from` (a column of a decoded chunk) into `to` (its store's,
 // sized whole) at `positions` (or first, first + 1, …).
@@ -61,18 +68,35 @@ void StoreReader::ReadSummaryFrame(uint32_t frame, std::vector<uint8_t>& bytes) 
   file_.ReadFrame(summaries_.frames[frame], "summary frame " + std::to_string(frame), bytes);
 }
 
-StoreReader::SummaryBytes StoreReader::summary_bytes(uint32_t k, int level) const {
-  const SummaryEntry& e = summaries_.summaries[summary_of_[k]];
-  return {e.frame, e.offset, SummaryPrefix(e, level)};
-}
-
-LodSummary StoreReader::DecodeSummary(uint32_t k, int level, std::span<const uint8_t> bytes) const {
+LodSummary StoreReader::DecodeSummary(uint32_t k, int level, uint64_t first_bin, uint64_t last_bin,
+                                      const SummaryFrame& frame_of) const {
   const SummaryEntry& e = summaries_.summaries[summary_of_[k]];
   const EntityStore& s = trace_.store(k);
   const std::string what = "the summary of type '" + std::string(trace_.Str(trace_.type(s.type).name)) +
                            "' in container '" + std::string(trace_.Str(trace_.container(s.container).name)) + "'";
   const ChunkLimits limits{.strings = meta_.strings, .containers = meta_.containers, .store_size = sizes_[k]};
-  return store::DecodeSummary(e, level, s.kind, bytes, path(), what, limits);
+  // The summary runs on from (e.frame, e.offset) over the frames after:
+  // bytes within one frame are a view of it, others are joined.
+  std::vector<std::shared_ptr<const std::vector<uint8_t>>> held;
+  std::vector<std::vector<uint8_t>> joined;
+  auto read = [&](uint64_t offset, uint64_t size) -> std::span<const uint8_t> {
+    uint32_t f = e.frame;
+    uint64_t at = e.offset + offset;
+    while (f < summaries_.frames.size() && at >= summaries_.frames[f].raw) at -= summaries_.frames[f++].raw;
+    if (f >= summaries_.frames.size()) throw UserError(path() + ": corrupt store (" + what + ")");
+    held.push_back(frame_of(f));
+    const std::vector<uint8_t>& first = *held.back();
+    if (at + size <= first.size()) return std::span<const uint8_t>(first).subspan(at, size);
+    std::vector<uint8_t>& bytes = joined.emplace_back(first.begin() + static_cast<std::ptrdiff_t>(at), first.end());
+    while (bytes.size() < size) {
+      if (++f >= summaries_.frames.size()) throw UserError(path() + ": corrupt store (" + what + ")");
+      const auto next = frame_of(f);
+      bytes.insert(bytes.end(), next->begin(),
+                   next->begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(next->size(), size - bytes.size())));
+    }
+    return bytes;
+  };
+  return store::DecodeSummary(e, level, first_bin, last_bin, s.kind, read, path(), what, limits);
 }
 
 std::string StoreReader::ChunkName(size_t k) const {

@@ -62,20 +62,15 @@ class StoreReader {
   int summary_finest(uint32_t k) const {
     return summary_of_[k] < 0 ? -1 : summaries_.summaries[summary_of_[k]].finest;
   }
-  // Where store `k`'s summary begins (a frame, and an offset in it once
-  // decompressed: a frame holds several small summaries), and how many of
-  // its bytes a window at `level` (<= summary_finest(k)) needs: they run
-  // on into the next frames when the first ends before them.
-  struct SummaryBytes {
-    uint32_t frame = 0;
-    uint64_t offset = 0, size = 0;
-  };
-  SummaryBytes summary_bytes(uint32_t k, int level) const;
+  // The cells of `level` (<= summary_finest(k)) in the blocks meeting
+  // bins [first_bin, last_bin], and the crossers that may reach into them,
+  // of store `k`'s summary, decoded out of the bytes `frame_of` gives
+  // (frame f of the summaries, decompressed: ReadSummaryFrame): a
+  // UserError naming the file and the store when corrupt.
+  using SummaryFrame = std::function<std::shared_ptr<const std::vector<uint8_t>>(uint32_t f)>;
+  LodSummary DecodeSummary(uint32_t k, int level, uint64_t first_bin, uint64_t last_bin,
+                           const SummaryFrame& frame_of) const;
   void ReadSummaryFrame(uint32_t frame, std::vector<uint8_t>& bytes) const;
-  // The parts `level` needs decoded out of the summary's bytes (from its
-  // beginning, at least summary_bytes' size): a UserError naming the file
-  // and the store when corrupt.
-  LodSummary DecodeSummary(uint32_t k, int level, std::span<const uint8_t> bytes) const;
   // Every entity into the trace's stores, in their order (two threads).
   void ReadAll();
   // Every entity to `sink`, chunk by chunk in file order (each handed as

@@ -56,36 +56,28 @@ void StoreSource::ForEachChunk(uint32_t k, double t1, double t2, const Visit& vi
   }
 }
 
-std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k, int level) const {
+std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k, int level, uint64_t first_bin,
+                                                      uint64_t last_bin) const {
   if (k >= chunks_of_.size() || level < 0 || level > reader_.summary_finest(k)) return nullptr;
-  return summaries_.Get(uint64_t{k} << 8 | static_cast<uint64_t>(level), [&] {
-    auto frame_of = [&](uint32_t f) {
+  const auto decode = [&] {
+    LodSummary decoded = reader_.DecodeSummary(k, level, first_bin, last_bin, [&](uint32_t f) {
       return frames_.Get(kSummaryFrame | f, [&] {
         std::vector<uint8_t> bytes;
         reader_.ReadSummaryFrame(f, bytes);
         const size_t size = bytes.capacity();
         return std::pair(std::move(bytes), size);
       });
-    };
-    // The bytes the level needs: in the summary's first frame, or joined
-    // from the frames it runs on into.
-    const StoreReader::SummaryBytes place = reader_.summary_bytes(k, level);
-    const auto first = frame_of(place.frame);
-    std::span<const uint8_t> bytes = std::span<const uint8_t>(*first).subspan(place.offset);
-    std::vector<uint8_t> joined;
-    if (bytes.size() < place.size) {
-      joined.assign(bytes.begin(), bytes.end());
-      for (uint32_t f = place.frame + 1; joined.size() < place.size; ++f) {
-        const auto next = frame_of(f);
-        joined.insert(joined.end(), next->begin(),
-                      next->begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(next->size(), place.size - joined.size())));
-      }
-      bytes = joined;
-    }
-    LodSummary decoded = reader_.DecodeSummary(k, level, bytes);
+    });
     const size_t size = decoded.bytes();
     return std::pair(std::move(decoded), size);
-  });
+  };
+  // Levels go to kLodMaxFinest (16: bins fit 16 bits); the key is the
+  // store, the level and the bins asked.
+  if (k >= (uint32_t{1} << 27)) return std::make_shared<const LodSummary>(decode().first);
+  const uint64_t bins = (uint64_t{1} << level) - 1;
+  const uint64_t key = uint64_t{k} << 37 | static_cast<uint64_t>(level) << 32 | std::min(first_bin, bins) << 16 |
+                       std::min(last_bin, bins);
+  return summaries_.Get(key, decode);
 }
 
 bool StoreSource::Find(uint32_t k, uint64_t index,

@@ -56,7 +56,8 @@ class StoreSource : public EntitySource {
   using EntitySource::ForEachChunk;
   bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const override;
   int summary_finest(uint32_t k) const override { return reader_.summary_finest(k); }
-  std::shared_ptr<const LodSummary> summary(uint32_t k, int level) const override;
+  std::shared_ptr<const LodSummary> summary(uint32_t k, int level, uint64_t first_bin,
+                                            uint64_t last_bin) const override;
 
   const StoreReader& reader() const { return reader_; }
   // The bytes the caches hold now.

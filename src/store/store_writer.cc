@@ -97,6 +97,7 @@ class StoreWriter::Impl {
     }
     sections.push_back(std::move(stores.bytes));
     sections.push_back(EncodeDirectory(directory_));
+    sections.push_back(EncodeSummaryDirectory({}));  // section 8: the summaries before blocks, none
     sections.push_back(EncodeSummaryDirectory(summaries));
     file_.Finish(sections);
   }
@@ -141,7 +142,7 @@ class StoreWriter::Impl {
         e.finest = finest[k];
         e.frame = frames.frame();
         e.offset = frames.offset();
-        frames.Spread(EncodeSummary(builders[k]->Finish(), e.parts));
+        frames.Spread(EncodeSummary(builders[k]->Finish(), bins, e.parts));
         builders[k].reset();
       }
       begin = end;

@@ -1,5 +1,7 @@
 #include "store/summary_codec.h"
 
+#include <algorithm>
+
 #include "model/time_bins.h"
 
 namespace macroscope::store {
@@ -32,9 +34,8 @@ uint64_t NextPlace(In& in, uint64_t& prev, uint64_t store_size) {
 
 // One level's cells, a column at a time (doubles by the chunks' codec:
 // decimal times take a few bytes).
-void PutCells(Out& out, TypeKind kind, const std::vector<LodCell>& cells) {
+void PutCells(Out& out, TypeKind kind, std::span<const LodCell> cells, uint64_t bin) {
   out.U(cells.size());
-  uint64_t bin = 0;
   std::vector<double> starts, ends, longest, mins, maxs, terms;
   std::vector<uint64_t> firsts;
   for (const LodCell& c : cells) {
@@ -76,12 +77,16 @@ void PutCells(Out& out, TypeKind kind, const std::vector<LodCell>& cells) {
   WriteDoubles(out, {terms});
 }
 
-void GetCells(In& in, TypeKind kind, int level, uint32_t store, const ChunkLimits& limits,
-              std::vector<LodCell>& cells) {
+// A block's cells, their bins from `bin` on, after the `cells` held.
+void GetCells(In& in, TypeKind kind, int level, uint32_t store, const ChunkLimits& limits, uint64_t bin,
+              std::vector<LodCell>& into) {
   const uint64_t n = in.U();
-  uint64_t bin = 0;
+  if (n > in.Left()) in.Fail();  // a cell takes a few bytes
+  const size_t before = into.size();
+  into.resize(before + n);
+  const std::span<LodCell> cells = std::span<LodCell>(into).subspan(before);
   for (uint64_t k = 0; k < n; ++k) {
-    LodCell& c = cells.emplace_back();
+    LodCell& c = cells[k];
     const uint64_t step = in.U();
     if (step > (uint64_t{1} << level) - 1 - bin) in.Fail();  // beyond the level's last bin
     c.bin = bin += step;
@@ -147,7 +152,7 @@ void GetCells(In& in, TypeKind kind, int level, uint32_t store, const ChunkLimit
   }
 }
 
-void PutCrossers(Out& out, TypeKind kind, const std::vector<EntityCopy>& crossers) {
+void PutCrossers(Out& out, TypeKind kind, std::span<const EntityCopy> crossers) {
   out.U(crossers.size());
   std::vector<double> starts, ends, numbers;
   std::vector<uint64_t> places;
@@ -169,11 +174,16 @@ void PutCrossers(Out& out, TypeKind kind, const std::vector<EntityCopy>& crosser
   }
 }
 
-void GetCrossers(In& in, TypeKind kind, uint32_t store, const ChunkLimits& limits, std::vector<EntityCopy>& into) {
+// A block's crossers, after those `into` holds.
+void GetCrossers(In& in, TypeKind kind, uint32_t store, const ChunkLimits& limits, std::vector<EntityCopy>& all) {
   const uint64_t n = in.U();
+  if (n > in.Left()) in.Fail();  // a crosser takes a few bytes
+  const size_t before = all.size();
+  all.resize(before + n);
+  const std::span<EntityCopy> into = std::span<EntityCopy>(all).subspan(before);
   uint64_t place = 0;
   for (uint64_t k = 0; k < n; ++k) {
-    EntityCopy& e = into.emplace_back();
+    EntityCopy& e = into[k];
     e.store = store;
     e.index = NextPlace(in, place, limits.store_size);
   }
@@ -193,44 +203,131 @@ void GetCrossers(In& in, TypeKind kind, uint32_t store, const ChunkLimits& limit
   }
 }
 
+// A part (a level's cells, or its crossers) in blocks of kBlockItems,
+// behind their index: the count, then per block its first item's key (as
+// the step from the block before's) and its size in bytes. A window reads
+// the index and the blocks whose keys meet its bins, not the whole level.
+constexpr size_t kBlockItems = 256;
+
+template <class T, class KeyOf, class Put>
+void PutBlocks(Out& out, const std::vector<T>& items, KeyOf key_of, Put put) {
+  const size_t blocks = (items.size() + kBlockItems - 1) / kBlockItems;
+  std::vector<Out> coded(blocks);
+  for (size_t b = 0; b < blocks; ++b) {
+    const size_t at = b * kBlockItems;
+    put(coded[b], std::span<const T>(items).subspan(at, std::min(kBlockItems, items.size() - at)), key_of(items[at]));
+  }
+  out.U(blocks);
+  uint64_t key = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    out.U(key_of(items[b * kBlockItems]) - key);
+    key = key_of(items[b * kBlockItems]);
+    out.U(coded[b].bytes.size());
+  }
+  for (const Out& b : coded) out.bytes.insert(out.bytes.end(), b.bytes.begin(), b.bytes.end());
+}
+
+// The blocks of the part at [offset, offset + size) of the summary whose
+// keys may meet [low, high] (keys below `limit`): their first key, and
+// their bytes, one after the other.
+struct Blocks {
+  std::vector<uint64_t> keys;
+  std::vector<std::span<const uint8_t>> bytes;
+};
+
+Blocks ReadBlocks(const SummaryBytes& read, uint64_t offset, uint64_t size, uint64_t low, uint64_t high,
+                  uint64_t limit, const std::string& path, const std::string& what) {
+  // The index: its count first, then at most 20 bytes a block.
+  std::span<const uint8_t> head = read(offset, std::min<uint64_t>(size, 10));
+  In count(head, path, what);
+  const uint64_t blocks = count.U();
+  if (blocks > size) count.Fail();
+  const uint64_t index_size = std::min<uint64_t>(size, 10 + 20 * blocks);
+  In in(read(offset, index_size), path, what);
+  in.U();
+  std::vector<uint64_t> keys(blocks), sizes(blocks);
+  uint64_t key = 0, total = 0;
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const uint64_t step = in.U();
+    if (step >= limit - key) in.Fail();
+    keys[b] = key += step;
+    sizes[b] = in.U();
+    if (sizes[b] > size) in.Fail();
+    total += sizes[b];
+  }
+  const uint64_t index_end = index_size - in.Left();
+  if (total != size - index_end) in.Fail();
+  // Block b holds keys from keys[b] to keys[b + 1]: the first block whose
+  // successor begins at `low` or after, to the last beginning by `high`.
+  size_t first = static_cast<size_t>(std::upper_bound(keys.begin(), keys.end(), low) - keys.begin());
+  first = first > 0 ? first - 1 : 0;
+  const size_t end = static_cast<size_t>(std::upper_bound(keys.begin(), keys.end(), high) - keys.begin());
+  Blocks out;
+  if (first >= end) return out;
+  uint64_t at = index_end;
+  for (size_t b = 0; b < first; ++b) at += sizes[b];
+  uint64_t span = 0;
+  for (size_t b = first; b < end; ++b) span += sizes[b];
+  const std::span<const uint8_t> all = read(offset + at, span);
+  uint64_t from = 0;
+  for (size_t b = first; b < end; ++b) {
+    out.keys.push_back(keys[b]);
+    out.bytes.push_back(all.subspan(from, sizes[b]));
+    from += sizes[b];
+  }
+  return out;
+}
+
 }  // namespace
 
-std::vector<uint8_t> EncodeSummary(const LodSummary& summary, std::vector<uint64_t>& part_sizes) {
+std::vector<uint8_t> EncodeSummary(const LodSummary& summary, const TimeBins& bins,
+                                   std::vector<uint64_t>& part_sizes) {
   Out out;
   part_sizes.clear();
+  const TypeKind kind = summary.kind();
   for (int level = 0; level <= summary.finest(); ++level) {
     size_t before = out.bytes.size();
-    PutCells(out, summary.kind(), summary.cells(level));
+    PutBlocks(
+        out, summary.cells(level), [](const LodCell& c) { return c.bin; },
+        [&](Out& o, std::span<const LodCell> cells, uint64_t bin) { PutCells(o, kind, cells, bin); });
     part_sizes.push_back(out.bytes.size() - before);
     before = out.bytes.size();
-    PutCrossers(out, summary.kind(), summary.crossers(level));
+    // Crossers of level l lie inside a bin of level l - 1: their key.
+    const int node_level = std::max(level - 1, 0);
+    PutBlocks(
+        out, summary.crossers(level),
+        [&](const EntityCopy& e) { return TimeBins::Bin(bins.Position(e.Low()), node_level); },
+        [&](Out& o, std::span<const EntityCopy> crossers, uint64_t) { PutCrossers(o, kind, crossers); });
     part_sizes.push_back(out.bytes.size() - before);
   }
   return std::move(out.bytes);
 }
 
-uint64_t SummaryPrefix(const SummaryEntry& entry, int level) {
-  uint64_t size = 0;
-  for (int p = 0; p < 2 * (level + 1); ++p) size += entry.parts[static_cast<size_t>(p)];
-  return size;
-}
-
-LodSummary DecodeSummary(const SummaryEntry& entry, int level, TypeKind kind, std::span<const uint8_t> bytes,
-                         const std::string& path, const std::string& what, const ChunkLimits& limits) {
+LodSummary DecodeSummary(const SummaryEntry& entry, int level, uint64_t first_bin, uint64_t last_bin, TypeKind kind,
+                         const SummaryBytes& read, const std::string& path, const std::string& what,
+                         const ChunkLimits& limits) {
   LodSummary summary(kind, entry.finest);
-  auto part = [&](size_t index) {
-    uint64_t offset = 0;
-    for (size_t p = 0; p < index; ++p) offset += entry.parts[p];
-    return In(bytes.subspan(offset, entry.parts[index]), path, what);
-  };
+  std::vector<uint64_t> offsets{0};
+  for (uint64_t size : entry.parts) offsets.push_back(offsets.back() + size);
+  const uint64_t bins = uint64_t{1} << level;
   for (int l = 1; l <= level; ++l) {
-    In in = part(2 * l + 1);
-    GetCrossers(in, kind, entry.store, limits, summary.crossers(l));
+    const int shift = level - l + 1;
+    const size_t p = 2 * static_cast<size_t>(l) + 1;
+    const Blocks blocks = ReadBlocks(read, offsets[p], entry.parts[p], first_bin >> shift, last_bin >> shift,
+                                     uint64_t{1} << (l - 1), path, what);
+    for (const std::span<const uint8_t> bytes : blocks.bytes) {
+      In in(bytes, path, what);
+      GetCrossers(in, kind, entry.store, limits, summary.crossers(l));
+      in.ExpectDone();
+    }
+  }
+  const size_t p = 2 * static_cast<size_t>(level);
+  const Blocks blocks = ReadBlocks(read, offsets[p], entry.parts[p], first_bin, last_bin, bins, path, what);
+  for (size_t b = 0; b < blocks.bytes.size(); ++b) {
+    In in(blocks.bytes[b], path, what);
+    GetCells(in, kind, level, entry.store, limits, blocks.keys[b], summary.cells(level));
     in.ExpectDone();
   }
-  In in = part(2 * level);
-  GetCells(in, kind, level, entry.store, limits, summary.cells(level));
-  in.ExpectDone();
   return summary;
 }
 
@@ -265,7 +362,7 @@ SummaryDirectory ReadSummaryDirectory(In in, uint64_t stores, const StoreFile& f
     if (static_cast<int64_t>(e.store) <= last) in.Fail();  // one a store, by store
     last = e.store;
     const uint64_t finest = in.U();
-    if (finest > TimeBins::kLevels) in.Fail();
+    if (finest > static_cast<uint64_t>(kLodMaxFinest)) in.Fail();
     e.finest = static_cast<int>(finest);
     e.frame = in.Below(d.frames.size());
     e.offset = in.U();

@@ -7,11 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "model/lod_summary.h"
+#include "model/time_bins.h"
 #include "model/trace.h"
 #include "store/chunk_codec.h"
 #include "store/store_bytes.h"
@@ -36,20 +38,26 @@ struct SummaryDirectory {
   std::vector<SummaryEntry> summaries;  // at most one a store, by store
 };
 
-// How many of the summary's first bytes hold what `level` needs (<= finest).
-uint64_t SummaryPrefix(const SummaryEntry& entry, int level);
+// The summary's bytes, and its parts' sizes into `part_sizes`: each part
+// (a level's cells, its crossers) in blocks of a few hundred behind an
+// index of their first bins, so that a window reads the blocks meeting
+// its bins only (`bins`: the trace's).
+std::vector<uint8_t> EncodeSummary(const LodSummary& summary, const TimeBins& bins,
+                                   std::vector<uint64_t>& part_sizes);
 
-// The summary's bytes, and its parts' sizes into `part_sizes`.
-std::vector<uint8_t> EncodeSummary(const LodSummary& summary, std::vector<uint64_t>& part_sizes);
+// The summary's bytes [offset, offset + size): valid until the decoding
+// that asked for them returns.
+using SummaryBytes = std::function<std::span<const uint8_t>(uint64_t offset, uint64_t size)>;
 
 // Of the summary at `entry` (of a store of `kind`), the cells of `level`
-// and the crossers of levels up to it (level <= entry.finest), decoded out
-// of `bytes` (the summary's, from its offset in its frame); every id,
-// place and bin is checked (`limits`): a UserError naming `path` and
-// `what` otherwise. `bytes` begin where the summary does, and hold at
-// least its SummaryPrefix for `level`.
-LodSummary DecodeSummary(const SummaryEntry& entry, int level, TypeKind kind, std::span<const uint8_t> bytes,
-                         const std::string& path, const std::string& what, const ChunkLimits& limits);
+// in the blocks meeting bins [first_bin, last_bin], and the crossers of
+// levels up to it in the blocks that may reach into them (level <=
+// entry.finest), decoded out of the bytes `read` gives; every id, place
+// and bin is checked (`limits`): a UserError naming `path` and `what`
+// otherwise.
+LodSummary DecodeSummary(const SummaryEntry& entry, int level, uint64_t first_bin, uint64_t last_bin, TypeKind kind,
+                         const SummaryBytes& read, const std::string& path, const std::string& what,
+                         const ChunkLimits& limits);
 
 std::vector<uint8_t> EncodeSummaryDirectory(const SummaryDirectory& directory);
 // Throws UserError on entries that do not fit the frames and stores.

@@ -61,7 +61,7 @@ class SummarisedSource : public TraceSource {
     }
   }
   int summary_finest(uint32_t k) const override { return summaries_[k] ? summaries_[k]->finest() : -1; }
-  std::shared_ptr<const LodSummary> summary(uint32_t k, int level) const override {
+  std::shared_ptr<const LodSummary> summary(uint32_t k, int level, uint64_t, uint64_t) const override {
     if (level > summary_finest(k)) return nullptr;
     ++read_;
     return summaries_[k];
@@ -240,7 +240,7 @@ TEST_P(WindowSummaryTest, CorruptSummaryIsNamed) {
   for (uint32_t k = 0; k < trace_.stores().size() && error.empty(); ++k) {
     for (int level = 0; level <= source.summary_finest(k) && error.empty(); ++level) {
       try {
-        (void)source.summary(k, level);
+        (void)source.summary(k, level, 0, (uint64_t{1} << level) - 1);
       } catch (const UserError& e) {
         error = e.what();
       }
