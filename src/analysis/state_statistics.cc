@@ -59,6 +59,11 @@ std::vector<bool> ContainersInScope(const Trace& trace, const StatisticsRequest&
 // Bins of about a thousandth of the window: few cells a store, and small
 // edge bins to read from the chunks.
 constexpr double kBinsPerWindow = 1024;
+// Under this many bins of the summary's finest level, a window reads about
+// as many entities in its two edge bins as it holds: its chunks are read
+// instead (a 1 % window of a 10^8-entity store: 5.3 s through its edge
+// bins, 0.14 s from its chunks).
+constexpr uint64_t kFewestBins = 16;
 
 // Store `k`'s rows from its level-of-detail summary, when it has one: its
 // cells (whose entities lie inside the window) merged whole, the others
@@ -74,9 +79,10 @@ bool AddFromSummary(const EntitySource& source, uint32_t k, double start, double
   // window's edges, which are read from the chunks.
   const bool whole = start <= trace.start_time() && end >= trace.end_time();
   const int level = whole ? 0 : std::min(finest, bins.LevelFor((end - start) / kBinsPerWindow));
+  const uint64_t first_bin = bins.Bin(start, level), last_bin = bins.Bin(end, level);
+  if (!whole && last_bin - first_bin + 1 < kFewestBins) return false;
   const LodWindow window{start, end, level, std::numeric_limits<double>::infinity()};
-  const std::shared_ptr<const LodSummary> summary =
-      source.summary(k, level, bins.Bin(start, level), bins.Bin(end, level));
+  const std::shared_ptr<const LodSummary> summary = source.summary(k, level, first_bin, last_bin);
   if (!summary) return false;
   ForEachInWindow(
       *summary, source, k, bins, window, [&](const EntityCopy& e) { rows.Add(s.kind, s.type, e); },

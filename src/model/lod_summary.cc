@@ -9,9 +9,6 @@ namespace {
 
 constexpr uint64_t kEntitiesPerBin = 64;
 constexpr uint64_t kMaxBins = uint64_t{1} << 18;
-// Deeper than this, bins are finer than any window reads summaries for
-// (one over a quarter of the trace, lod_window.h, 8192 pixels wide at most:
-// bins of 2^-15 of the span).
 
 }  // namespace
 

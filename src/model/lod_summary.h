@@ -58,7 +58,9 @@ class LodSummary {
   std::vector<std::vector<EntityCopy>> crossers_;
 };
 
-// The deepest level a summary goes to.
+// The deepest level a summary goes to: bins of 2^-16 of the span, finer
+// than a window needs for a tenth of the trace (8192 pixels wide at most),
+// and few enough for a cache key (store_source.h).
 inline constexpr int kLodMaxFinest = 16;
 
 // The finest level worth summarising for a store of `entities` whose

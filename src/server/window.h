@@ -23,8 +23,8 @@
 // store in memory, or reads the chunks of a store on disk whose time range
 // meets the window (model/entity_source.h); a store on disk with a
 // level-of-detail summary deep enough is read from its cells instead,
-// O(columns) a row, when the window covers a quarter of the trace or more
-// (model/lod_window.h). Entities are copied out of their chunks into the
+// O(columns) a row: the blocks of cells meeting the window's bins, whatever
+// its width (model/lod_window.h). Entities are copied out of their chunks into the
 // answer's items, so a chunk may go once read.
 // Cells are reused from row to row and only touched ones are reset, so the
 // answer costs O(k + primitives), and holds O(width x levels) primitives

@@ -249,6 +249,28 @@ TEST_P(WindowSummaryTest, CorruptSummaryIsNamed) {
   EXPECT_NE(error.find(store + ": checksum mismatch in summary frame"), std::string::npos) << error;
 }
 
+// A store written when summaries were not cut in blocks (section 8) opens
+// without them, and answers from its chunks as the trace does.
+TEST(OlderSummaries, AreNotRead) {
+  const std::string data = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/";
+  Trace trace;
+  formats::ReadTrace({data + "lod.trace"}, {}, trace);
+  trace.BuildIndexes();
+  const store::StoreSource old(data + "lod.v3s.mstore", store::CacheBudget::Serving(size_t{64} << 20));
+  for (uint32_t k = 0; k < old.trace().stores().size(); ++k) EXPECT_EQ(old.summary_finest(k), -1);
+  macroscope::testing::TempDir dir;
+  RunMacroscope("import '" + data + "lod.trace' -o '" + dir.path() + "/lod.mstore'");
+  const store::StoreSource now(dir.path() + "/lod.mstore", store::CacheBudget::Serving(size_t{64} << 20));
+  size_t summarised = 0;
+  for (uint32_t k = 0; k < now.trace().stores().size(); ++k) summarised += now.summary_finest(k) >= 0;
+  EXPECT_GT(summarised, 0u);
+  const std::vector<WindowRequest> windows = RandomWindows(trace, 20);
+  ExpectSameWindows(TraceSource(trace), old, windows);
+  ExpectSameWindows(TraceSource(trace), now, windows);
+  ExpectSameModels(TraceSource(trace), old, RandomModels(trace, 16));
+  ExpectSameModels(TraceSource(trace), now, RandomModels(trace, 16));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Generated, WindowSummaryTest,
     ::testing::Values("--depth 1 --arity 3 --events 300000 --seed 3 --nested --nesting 3 --punctual --links --variables",

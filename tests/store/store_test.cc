@@ -186,11 +186,12 @@ TEST_F(StoreTest, RandomTracesRoundTrip) {
 TEST_F(StoreTest, OlderStoresStillOpen) {
   const std::string data = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/";
   // Format 2, and format 3 as written before level-of-detail summaries
-  // (section 8).
+  // (section 8), and with summaries before they were cut in blocks.
   for (const char* name : {"gen", "fields"}) {
     ExpectSameTrace(data + name + ".trace", data + name + ".v2.mstore");
     ExpectSameTrace(data + name + ".trace", data + name + ".v3.mstore");
   }
+  ExpectSameTrace(data + "lod.trace", data + "lod.v3s.mstore");
 }
 
 // A flipped byte inside the first frame of chunks: the error names the
