@@ -22,8 +22,8 @@ constexpr std::pair<std::string_view, Metric> kMetrics[] = {
 
 // The bins nearest `slices` equal slices of [begin, end]: the level whose
 // bins are between 1/sqrt(2) and sqrt(2) times the slices' width, from the
-// bin holding `begin` to the one holding `end` (but the bin `end` only
-// begins, when it lies on an edge).
+// bin holding `begin` to the one holding `end` (an `end` on a bin's edge
+// does not take the bin it begins).
 Grid BinsGrid(const Trace& trace, double begin, double end, int32_t slices) {
   const TimeBins bins(trace.start_time(), trace.end_time());
   const double width = (end - begin) / slices;
