@@ -124,7 +124,7 @@ class StoreWriter::Impl {
     // Packed into frames after the chunks', each written once full (the
     // chunks read back lie before it), a summary running on from frame to
     // frame: a coarse level is read from its first frame.
-    FramePacker frames(file_, kFrameBytes);
+    FramePacker frames(file_, kSummaryFrameBytes);
     for (uint32_t begin = 0; begin < stores;) {
       uint32_t end = begin;
       uint64_t entities = 0;

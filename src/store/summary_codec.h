@@ -26,6 +26,11 @@ namespace macroscope::store {
 // window reads the parts it needs only. A summary begins at `offset` in
 // `frame` and runs on into the next frames when it is longer (stores
 // written before may hold each in one frame: it reads the same).
+// Summaries are packed into frames of this size, smaller than the chunks':
+// a window or an overview at a coarse level reads a few KiB of each
+// store's summary, and decompresses the whole frame holding them.
+inline constexpr uint64_t kSummaryFrameBytes = uint64_t{1} << 14;
+
 struct SummaryEntry {
   uint32_t store = 0;
   int finest = 0;
