@@ -42,6 +42,21 @@ StringPool::StringPool() {
   Append({});
   uint64_t h = Hash({});
   slots_[Probe({}, h)] = {1, static_cast<uint32_t>(h)};
+  indexed_ = size_;
+}
+
+void StringPool::AddUnindexed(std::string_view text) { Append(Store(text)); }
+
+void StringPool::IndexRest() {
+  for (size_t id = indexed_; id < size_; ++id) {
+    const std::string_view text = View(static_cast<StringId>(id));
+    const uint64_t hash = Hash(text);
+    const size_t slot = Probe(text, hash);
+    if (slots_[slot].id_plus_one != 0) continue;  // added twice: the first id stays
+    slots_[slot] = {static_cast<uint32_t>(id + 1), static_cast<uint32_t>(hash)};
+    if ((id + 1) * 2 > slots_.size()) Grow();
+  }
+  indexed_.store(size_, std::memory_order_release);
 }
 
 size_t StringPool::Probe(std::string_view text, uint64_t hash) const {
@@ -66,6 +81,10 @@ void StringPool::Grow() {
 }
 
 StringId StringPool::Find(std::string_view text) const {
+  if (indexed_.load(std::memory_order_acquire) < size_) {
+    std::lock_guard<std::mutex> lock(index_mutex_);
+    if (indexed_.load(std::memory_order_relaxed) < size_) const_cast<StringPool*>(this)->IndexRest();
+  }
   const Slot& s = slots_[Probe(text, Hash(text))];
   return s.id_plus_one == 0 ? kNoId : s.id_plus_one - 1;
 }
@@ -89,6 +108,10 @@ StringId StringPool::InternMissed(std::string_view text) {
 }
 
 StringId StringPool::InternNew(std::string_view text, uint64_t hash, Cached* cached, uint64_t short_key) {
+  if (indexed_.load(std::memory_order_relaxed) < size_) {
+    std::lock_guard<std::mutex> lock(index_mutex_);
+    IndexRest();
+  }
   size_t slot = Probe(text, hash);
   if (uint32_t found = slots_[slot].id_plus_one; found != 0) {
     if (cached != nullptr) {
@@ -101,6 +124,16 @@ StringId StringPool::InternNew(std::string_view text, uint64_t hash, Cached* cac
     }
     return found - 1;
   }
+  auto id = static_cast<StringId>(size_);
+  Append(Store(text));
+  slots_[slot] = {id + 1, static_cast<uint32_t>(hash)};
+  if (size_ * 2 > slots_.size()) Grow();
+  indexed_.store(size_, std::memory_order_release);
+  return id;
+}
+
+std::string_view StringPool::Store(std::string_view text) {
+  if (text.empty()) return {};
   if (block_used_ + text.size() > block_size_) {
     block_size_ = std::max(std::clamp(2 * block_size_, kFirstBlockSize, kBlockSize), text.size());
     blocks_.push_back(std::make_unique<char[]>(block_size_));
@@ -109,11 +142,7 @@ StringId StringPool::InternNew(std::string_view text, uint64_t hash, Cached* cac
   char* dest = blocks_.back().get() + block_used_;
   std::memcpy(dest, text.data(), text.size());
   block_used_ += text.size();
-  auto id = static_cast<StringId>(size_);
-  Append(std::string_view(dest, text.size()));
-  slots_[slot] = {id + 1, static_cast<uint32_t>(hash)};
-  if (size_ * 2 > slots_.size()) Grow();
-  return id;
+  return std::string_view(dest, text.size());
 }
 
 }  // namespace macroscope

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -36,7 +38,15 @@ class StringPool {
     }
     return InternMissed(text);
   }
-  // The id of text if it was interned before; kNoId otherwise.
+  // Adds `text` as the next id without looking it up: a store's strings,
+  // known to be distinct, read at open without building the lookup table
+  // (most of the opening's time when a trace holds millions of keys). The
+  // table takes them in when it is first needed (Find, Intern); were a
+  // text added twice, Find gives its first id.
+  void AddUnindexed(std::string_view text);
+
+  // The id of text if it was interned before; kNoId otherwise. Threads may
+  // call it at once.
   static constexpr StringId kNoId = UINT32_MAX;
   StringId Find(std::string_view text) const;
   std::string_view View(StringId id) const {
@@ -99,7 +109,13 @@ class StringPool {
   std::array<std::unique_ptr<std::string_view[]>, kChunks> chunks_;
   size_t size_ = 0;
   void Append(std::string_view view);
+  // Copies text into the blocks; its stable view.
+  std::string_view Store(std::string_view text);
+  // Puts the ids from indexed_ on into the table (under index_mutex_).
+  void IndexRest();
   std::vector<Slot> slots_;
+  std::atomic<size_t> indexed_{0};  // ids below are in the table
+  mutable std::mutex index_mutex_;
 };
 
 }  // namespace macroscope
