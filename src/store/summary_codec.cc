@@ -126,7 +126,8 @@ void GetCells(In& in, TypeKind kind, int level, uint32_t store, const ChunkLimit
       m.first.to = in.IdBelow(limits.containers);
     }
     const uint64_t tallies = in.U();
-    if (tallies == 0 || tallies > m.count || (m.count == 1 && tallies != 1)) in.Fail();
+    if (tallies == 0 || tallies > m.count || (m.count == 1 && tallies != 1) || tallies > in.Left()) in.Fail();
+    m.tallies.reserve(tallies);  // one heap block a cell, not one a doubling
     uint64_t counted = 0;
     for (uint64_t t = 0; t < tallies; ++t) {
       ValueTally& tally = m.tallies.emplace_back();
