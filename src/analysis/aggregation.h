@@ -42,6 +42,9 @@ class Aggregation {
   // The optimal partition at p in [0, 1]; `cancel` as for Evaluate.
   virtual Partition Best(double p, const Cancellation* cancel = nullptr) const = 0;
   virtual bool normalized() const = 0;
+  // Bytes it holds (its qualities, mostly: O(slices²), times the nodes
+  // for a spatiotemporal one), for a cache's budget.
+  virtual size_t bytes() const = 0;
 };
 
 }  // namespace macroscope::analysis

@@ -79,6 +79,7 @@ class CountingAggregation : public Aggregation {
     return inner_.Best(p, cancel);
   }
   bool normalized() const override { return inner_.normalized(); }
+  size_t bytes() const override { return inner_.bytes(); }
   int64_t evaluations() const { return evaluations_; }
 
  private:

@@ -164,4 +164,10 @@ MicroModel MicroModel::SelectContainers(const std::vector<std::string>& paths) c
   return out;
 }
 
+size_t MicroModel::bytes() const {
+  size_t bytes = sizeof *this + series_.capacity() * sizeof(std::vector<double>);
+  for (const auto& series : series_) bytes += series.capacity() * sizeof(double);
+  return bytes;
+}
+
 }  // namespace macroscope::analysis

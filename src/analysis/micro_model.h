@@ -69,6 +69,8 @@ class MicroModel {
     return series_[static_cast<size_t>(leaf_index) * types_.size() + type];
   }
   int64_t NonZeroSeriesCount() const;
+  // Bytes its series hold.
+  size_t bytes() const;
 
   // A model with slices() / factor slices, each the sum of `factor`
   // consecutive ones. Throws std::invalid_argument unless factor >= 1

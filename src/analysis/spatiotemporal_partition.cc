@@ -537,4 +537,10 @@ Partition SpatiotemporalAggregation::Best(double p, const Cancellation* cancel) 
   return partition;
 }
 
+size_t SpatiotemporalAggregation::bytes() const {
+  return sizeof *this + qualities_.bytes() +
+         (frontier_.size() + upper_.size()) * sizeof(NodeId) + preorder_rank_.size() * sizeof(int32_t) +
+         persist_.size();
+}
+
 }  // namespace macroscope::analysis

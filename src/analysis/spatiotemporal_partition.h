@@ -55,6 +55,7 @@ class SpatiotemporalAggregation : public Aggregation {
   Quality Evaluate(double p, const Cancellation* cancel = nullptr) const override;
   Partition Best(double p, const Cancellation* cancel = nullptr) const override;
   bool normalized() const override { return qualities_.normalized(); }
+  size_t bytes() const override;
   const SpatiotemporalQualities& qualities() const { return qualities_; }
 
  private:

@@ -33,6 +33,10 @@ class SpatiotemporalQualities {
   const Hierarchy& hierarchy() const { return hierarchy_; }
   int32_t slices() const { return slices_; }
   int64_t LeafCount(NodeId node) const { return leaf_count_[node]; }
+  // Bytes its tables hold.
+  size_t bytes() const {
+    return (gain_.size() + loss_.size()) * sizeof(double) + leaf_count_.size() * sizeof(int64_t);
+  }
   double gain(NodeId k, int32_t i, int32_t j) const { return gain_[Index(k, i, j)]; }
   double loss(NodeId k, int32_t i, int32_t j) const { return loss_[Index(k, i, j)]; }
   // Row (k, i): values for j = i..slices-1.

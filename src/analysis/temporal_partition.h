@@ -21,6 +21,7 @@ class TemporalAggregation : public Aggregation {
   Quality Evaluate(double p, const Cancellation* cancel = nullptr) const override;
   Partition Best(double p, const Cancellation* cancel = nullptr) const override;
   bool normalized() const override { return qualities_.normalized(); }
+  size_t bytes() const override { return sizeof *this + qualities_.bytes(); }
   const TemporalQualities& qualities() const { return qualities_; }
 
  private:

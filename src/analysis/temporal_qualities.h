@@ -37,6 +37,8 @@ class TemporalQualities {
   // loss (a zero divisor is left at 1). Idempotent.
   void Normalize();
   bool normalized() const { return normalized_; }
+  // Bytes its tables hold.
+  size_t bytes() const { return (gain_.size() + loss_.size()) * sizeof(double); }
 
  private:
   int32_t slices_ = 0;

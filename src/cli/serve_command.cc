@@ -43,7 +43,7 @@ struct ServeArgs {
   std::optional<double> p;
   std::optional<int> slices;
   std::string read_after;  // hidden, for tests: the reading starts once this file exists
-  size_t memory = DefaultMemory();  // bytes of decoded chunks a store keeps (--memory)
+  size_t memory = DefaultMemory();  // bytes a store's caches keep, and the aggregations' (--memory)
 
   // A sixteenth of the machine's memory.
   static size_t DefaultMemory() {
@@ -149,7 +149,9 @@ void RunServe(ServeArgs& args) {
   std::list<ServedData> loaded;
   std::exception_ptr failure;  // the reading's, rethrown here: its message and exit code as any command's
   {
-    server::Server http({served.begin(), served.end()}, args.server);
+    server::ServerOptions options = args.server;
+    options.aggregation_bytes = args.memory;  // as much again for the cached aggregations
+    server::Server http({served.begin(), served.end()}, options);
     http.Bind();
     if (!http.web_built()) {
       std::printf("macroscope: the web UI is not built in %s (make web); serving the API only\n",
@@ -229,8 +231,9 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")
       ->check(CLI::Range(1, 10000));
   cmd->add_option("--memory", args->memory,
-                  "Bytes of decoded chunks a chunked store keeps for the next queries (suffixes: KB, MB, GB; "
-                  "default: a sixteenth of the machine's memory)")
+                  "Bytes a chunked store keeps decoded for the next queries (chunks, frames, summaries), and "
+                  "as much for the cached aggregations (suffixes: KB, MB, GB; default: a sixteenth of the "
+                  "machine's memory)")
       ->transform(CLI::AsSizeValue(false));
   // Hidden, for tests: the reading starts once this file exists.
   cmd->add_option("--read-after", args->read_after)->group("");

@@ -83,6 +83,8 @@ std::shared_future<AggregationCache::Entry> AggregationCache::Find(const std::st
   if (building) {
     try {
       promise.set_value(build());
+      std::lock_guard lock(mutex_);
+      Trim();
     } catch (...) {
       // Dropped before the waiters wake, so that one building again does
       // not find it.
@@ -94,6 +96,29 @@ std::shared_future<AggregationCache::Entry> AggregationCache::Find(const std::st
     }
   }
   return future;
+}
+
+void AggregationCache::Trim() {
+  // The most recent entries that fit; entries still building count nothing.
+  size_t held = 0;
+  bool full = false;
+  for (auto it = slots_.begin(); it != slots_.end();) {
+    const bool built = it->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    size_t bytes = 0;
+    if (built) {
+      try {
+        bytes = it->second.get()->bytes();
+      } catch (...) {  // a failed build, dropped by its builder
+      }
+    }
+    full = full || (it != slots_.begin() && held + bytes > bytes_);
+    if (full && built) {
+      it = slots_.erase(it);
+      continue;
+    }
+    held += bytes;
+    ++it;
+  }
 }
 
 }  // namespace macroscope::server

@@ -41,6 +41,8 @@ class BuiltAggregation {
   const std::vector<analysis::LeafSpan>& spans() const { return spans_; }
   // [{"id","name","parent","path","leaves":[first,count]}] for every node.
   const nlohmann::ordered_json& nodes() const { return nodes_; }
+  // Bytes it holds: the model and the aggregation's qualities.
+  size_t bytes() const { return model_.bytes() + aggregation_->bytes(); }
   // The significant p values (exact method), computed by the first call
   // (another waits for it). Throws analysis::Cancelled once `cancel` is
   // set; the next call computes them again.
@@ -58,10 +60,13 @@ class BuiltAggregation {
 class AggregationCache {
  public:
   using Entry = std::shared_ptr<const BuiltAggregation>;
-  explicit AggregationCache(size_t capacity) : capacity_(capacity) {}
+  // At most `capacity` entries, and `bytes` of those built (the newest is
+  // kept whatever its size).
+  AggregationCache(size_t capacity, size_t bytes) : capacity_(capacity), bytes_(bytes) {}
 
   // The entry of `key`, built with `build` when absent; the least recently
-  // used entry is dropped beyond the capacity (requests holding it keep it).
+  // used entries are dropped beyond the capacity or the bytes (requests
+  // holding one keep it).
   // Waiting for another request's build, throws analysis::Cancelled once
   // `cancel` is set.
   Entry Get(const std::string& key, const std::function<Entry()>& build,
@@ -71,8 +76,12 @@ class AggregationCache {
   using Slot = std::pair<std::string, std::shared_future<Entry>>;
   // The slot's future, after building it here when the key was absent.
   std::shared_future<Entry> Find(const std::string& key, const std::function<Entry()>& build);
+  // Drops the least recently used entries built, but the first, while
+  // those built hold more than bytes_ (under mutex_).
+  void Trim();
   std::mutex mutex_;
   size_t capacity_;
+  size_t bytes_;
   std::list<Slot> slots_;  // most recently used first
 };
 

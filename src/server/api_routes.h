@@ -25,8 +25,8 @@ class ApiRoutes {
   // `watch` cancels an aggregation or p list whose client has gone or that
   // runs past its time limit.
   ApiRoutes(std::vector<std::shared_ptr<const ServedTrace>> traces, int threads, size_t cached_aggregations,
-            ClientWatch& watch)
-      : traces_(std::move(traces)), threads_(threads), cache_(cached_aggregations), watch_(watch) {}
+            size_t aggregation_bytes, ClientWatch& watch)
+      : traces_(std::move(traces)), threads_(threads), cache_(cached_aggregations, aggregation_bytes), watch_(watch) {}
 
   // Adds the /api routes (and a JSON 404 for any other /api path).
   void Register(httplib::Server& http);

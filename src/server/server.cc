@@ -74,7 +74,8 @@ struct Server::Impl {
       : options(std::move(options)),
         watch(std::chrono::seconds(this->options.max_compute_seconds)),
         pool(this->options.limits),
-        api(std::move(traces), this->options.threads, this->options.cached_aggregations, watch),
+        api(std::move(traces), this->options.threads, this->options.cached_aggregations,
+            this->options.aggregation_bytes, watch),
         files(this->options.web_directory) {}
 
   void Configure();

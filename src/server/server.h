@@ -30,6 +30,10 @@ struct ServerOptions {
   std::string web_directory;         // the built UI (index.html and assets)
   int threads = 0;                   // for computing aggregations (0: one per core)
   size_t cached_aggregations = 8;
+  // Bytes the cached aggregations may hold (models and qualities: a
+  // spatiotemporal one of 256 slices over 1000 leaves is about 600 MB);
+  // the newest is kept whatever its size.
+  size_t aggregation_bytes = size_t{1} << 30;
   ConnectionLimits limits;
   int idle_timeout = 5;  // seconds a kept-alive connection may wait for its next request
   int read_timeout = 5;  // seconds a request may pause while it is sent (an answer while it is read)
