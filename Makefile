@@ -79,7 +79,8 @@ fuzz: fuzz-build
 # The bundled example: GStreamer's debug log of a video disturbed by
 # stress-ng for a second (docs/case-study-gstreamer.md), as a store; at
 # p = 0.025 over 50 slices (raw qualities, as the workbench uses them: 0.52
-# normalised) the disturbance is a part of its own.
+# normalised) the disturbance is a part of its own; so it is over the 64
+# time bins the workbench draws for 50 slices (docs/aggregate.md, --bins).
 EXAMPLE   := examples/gstreamer-stressed.store
 EXAMPLE_P := 0.025
 run: build web
