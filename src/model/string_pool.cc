@@ -56,7 +56,7 @@ void StringPool::IndexRest() {
     slots_[slot] = {static_cast<uint32_t>(id + 1), static_cast<uint32_t>(hash)};
     if ((id + 1) * 2 > slots_.size()) Grow();
   }
-  indexed_.store(size_, std::memory_order_release);
+  indexed_ = size_;
 }
 
 size_t StringPool::Probe(std::string_view text, uint64_t hash) const {
@@ -81,12 +81,11 @@ void StringPool::Grow() {
 }
 
 StringId StringPool::Find(std::string_view text) const {
-  if (indexed_.load(std::memory_order_acquire) < size_) {
-    std::lock_guard<std::mutex> lock(index_mutex_);
-    if (indexed_.load(std::memory_order_relaxed) < size_) const_cast<StringPool*>(this)->IndexRest();
-  }
   const Slot& s = slots_[Probe(text, Hash(text))];
-  return s.id_plus_one == 0 ? kNoId : s.id_plus_one - 1;
+  if (s.id_plus_one != 0) return s.id_plus_one - 1;
+  for (size_t id = indexed_; id < size_; ++id)
+    if (View(static_cast<StringId>(id)) == text) return static_cast<StringId>(id);
+  return kNoId;
 }
 
 StringId StringPool::InternMissed(std::string_view text) {
@@ -108,10 +107,7 @@ StringId StringPool::InternMissed(std::string_view text) {
 }
 
 StringId StringPool::InternNew(std::string_view text, uint64_t hash, Cached* cached, uint64_t short_key) {
-  if (indexed_.load(std::memory_order_relaxed) < size_) {
-    std::lock_guard<std::mutex> lock(index_mutex_);
-    IndexRest();
-  }
+  if (indexed_ < size_) IndexRest();
   size_t slot = Probe(text, hash);
   if (uint32_t found = slots_[slot].id_plus_one; found != 0) {
     if (cached != nullptr) {
@@ -128,7 +124,7 @@ StringId StringPool::InternNew(std::string_view text, uint64_t hash, Cached* cac
   Append(Store(text));
   slots_[slot] = {id + 1, static_cast<uint32_t>(hash)};
   if (size_ * 2 > slots_.size()) Grow();
-  indexed_.store(size_, std::memory_order_release);
+  indexed_ = size_;
   return id;
 }
 
