@@ -258,10 +258,12 @@ Blocks ReadBlocks(const SummaryBytes& read, uint64_t offset, uint64_t size, uint
   }
   const uint64_t index_end = index_size - in.Left();
   if (total != size - index_end) in.Fail();
-  // Block b holds keys from keys[b] to keys[b + 1]: the first block whose
-  // successor begins at `low` or after, to the last beginning by `high`.
-  size_t first = static_cast<size_t>(std::upper_bound(keys.begin(), keys.end(), low) - keys.begin());
-  first = first > 0 ? first - 1 : 0;
+  // Block b holds keys from keys[b] to keys[b + 1] (a key may run over
+  // several blocks): the first block whose successor begins at `low` or
+  // after, to the last beginning by `high`.
+  const size_t first = blocks == 0 ? 0
+                                   : static_cast<size_t>(std::lower_bound(keys.begin() + 1, keys.end(), low) -
+                                                         (keys.begin() + 1));
   const size_t end = static_cast<size_t>(std::upper_bound(keys.begin(), keys.end(), high) - keys.begin());
   Blocks out;
   if (first >= end) return out;

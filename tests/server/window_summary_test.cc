@@ -26,6 +26,7 @@
 #include "serve_process.h"
 #include "server/window.h"
 #include "store/store_source.h"
+#include "store/summary_codec.h"
 #include "test_support.h"
 #include "util/error.h"
 
@@ -269,6 +270,38 @@ TEST(OlderSummaries, AreNotRead) {
   ExpectSameWindows(TraceSource(trace), now, windows);
   ExpectSameModels(TraceSource(trace), old, RandomModels(trace, 16));
   ExpectSameModels(TraceSource(trace), now, RandomModels(trace, 16));
+}
+
+// A bin whose cells fill several blocks (a link store's bin holds a cell
+// per sender): reading that bin alone reads all of them.
+TEST(SummaryBlocks, ABinOverSeveralBlocksIsReadWhole) {
+  constexpr int kSenders = 600;
+  LodSummary summary(TypeKind::kLink, 2);
+  for (uint64_t bin : {0, 1, 2, 3}) {
+    for (ContainerId row = 0; row < (bin == 2 ? kSenders : 3); ++row) {
+      LodCell& c = summary.cells(2).emplace_back();
+      c.bin = bin;
+      c.row = row;
+      c.cell.count = 2;
+      c.cell.start = static_cast<double>(bin);
+      c.cell.end = static_cast<double>(bin) + 0.5;
+      c.cell.first.index = row;
+      c.cell.tallies.push_back(ValueTally{1, {}, 2});
+    }
+  }
+  const TimeBins bins(0, 4);
+  store::SummaryEntry entry;
+  const std::vector<uint8_t> bytes = store::EncodeSummary(summary, bins, entry.parts);
+  entry.finest = 2;
+  auto read = [&](uint64_t offset, uint64_t size) { return std::span<const uint8_t>(bytes).subspan(offset, size); };
+  const std::string path = "test";
+  for (uint64_t bin : {1, 2, 3}) {
+    const LodSummary got = store::DecodeSummary(entry, 2, bin, bin, TypeKind::kLink, read, path, "summary",
+                                                {.strings = 2, .containers = kSenders, .store_size = kSenders});
+    size_t in_bin = 0;
+    for (const LodCell& c : got.cells(2)) in_bin += c.bin == bin;
+    EXPECT_EQ(in_bin, bin == 2 ? size_t{kSenders} : 3u) << "bin " << bin;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
