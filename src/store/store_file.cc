@@ -4,11 +4,25 @@
 
 #include <unistd.h>
 
+#include <memory>
+#include <new>
 #include <stdexcept>
 
 #include "store/store.h"
 
 namespace macroscope::store {
+
+namespace {
+
+// One decompression context a thread, kept: ZSTD_decompress makes (and
+// frees) one per call, some 160 KiB, each time a frame of a few KiB is read.
+size_t DecompressFrame(uint8_t* raw, size_t raw_size, const uint8_t* compressed, size_t size) {
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx{ZSTD_createDCtx(), ZSTD_freeDCtx};
+  if (!dctx) throw std::bad_alloc();
+  return ZSTD_decompressDCtx(dctx.get(), raw, raw_size, compressed, size);
+}
+
+}  // namespace
 
 StoreFile::StoreFile(const std::string& path) : path_(path), file_(path) {
   std::string_view bytes = file_.bytes();
@@ -62,7 +76,7 @@ void StoreFile::ReadFrame(const Frame& f, const std::string& what, std::vector<u
     throw UserError(path_ + ": checksum mismatch in " + what + " (corrupt file)");
   if (f.raw > kMaxFrameRaw) throw UserError(path_ + ": corrupt store (" + what + " claims too many bytes)");
   raw.resize(f.raw);
-  const size_t n = ZSTD_decompress(raw.data(), raw.size(), base_ + f.offset, f.size);
+  const size_t n = DecompressFrame(raw.data(), raw.size(), base_ + f.offset, f.size);
   if (ZSTD_isError(n) || n != f.raw) throw UserError(path_ + ": corrupt store (" + what + ")");
 }
 
@@ -107,7 +121,7 @@ void StoreFileWriter::ReadBack(const Frame& frame, std::vector<uint8_t>& raw) {
     done += static_cast<size_t>(n);
   }
   raw.resize(frame.raw);
-  const size_t n = ZSTD_decompress(raw.data(), raw.size(), compressed_.data(), frame.size);
+  const size_t n = DecompressFrame(raw.data(), raw.size(), compressed_.data(), frame.size);
   if (ZSTD_isError(n) || n != frame.raw) throw UserError(path_ + ": cannot read back what was written");
 }
 
