@@ -13,7 +13,7 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \
   libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   libopenmpi-dev openmpi-bin \
-  libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd linux-perf sqlite3 libcsv-dev
+  libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd linux-perf sqlite3 libcsv-dev libedit-dev
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON

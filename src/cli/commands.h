@@ -28,6 +28,7 @@ void RegisterKernelMemory(CLI::App& kernel_group);
 // `anomalies` and `correlate` (anomalies_command.cc, correlate_command.cc).
 void RegisterAnomaliesCommand(CLI::App& app);
 void RegisterCorrelateCommand(CLI::App& app);
+void RegisterQueryCommand(CLI::App& app);
 // `catalog runs` and `catalog rerun`, in the catalog command's group.
 void RegisterCatalogRunCommands(CLI::App& catalog_group);
 

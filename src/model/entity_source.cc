@@ -2,7 +2,7 @@
 
 namespace macroscope {
 
-void TraceSource::ForEachChunk(uint32_t k, double, double, const Visit& visit) const {
+void TraceSource::VisitPiece(uint32_t k, size_t, double, double, const Visit& visit) const {
   const EntityStore& store = trace_.stores()[k];
   if (store.size() > 0) visit(EntityChunk::Of(trace_, store));
 }

@@ -44,12 +44,21 @@ class EntitySource {
   // Calls `visit` for chunks of store `k` that together hold every entity
   // meeting [t1, t2] (its start or its end inside, or spanning it), in no
   // set order; they may hold others too, which the caller filters.
-  virtual void ForEachChunk(uint32_t k, double t1, double t2, const Visit& visit) const = 0;
+  void ForEachChunk(uint32_t k, double t1, double t2, const Visit& visit) const {
+    for (size_t p = 0, n = pieces(k); p < n; ++p) VisitPiece(k, p, t1, t2, visit);
+  }
   // Every chunk of store `k`.
   void ForEachChunk(uint32_t k, const Visit& visit) const {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     ForEachChunk(k, -kInf, kInf, visit);
   }
+  // The same in pieces, for a reader that pulls the chunks one piece at a
+  // time (a query's cursor, query/entity_tables.h): ForEachChunk is piece
+  // 0, 1, … pieces(k) - 1 in turn. A piece is one chunk of a store on
+  // disk, the whole store in memory; it may visit nothing (its chunks
+  // miss the window).
+  virtual size_t pieces(uint32_t k) const = 0;
+  virtual void VisitPiece(uint32_t k, size_t piece, double t1, double t2, const Visit& visit) const = 0;
   // Calls found(chunk, i) with the chunk holding entity `index` of store
   // `k` and its place in it; false (and no call) when there is none.
   virtual bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const = 0;
@@ -77,8 +86,8 @@ class TraceSource : public EntitySource {
   const Trace& trace() const override { return trace_; }
   uint64_t size(uint32_t k) const override { return trace_.stores()[k].size(); }
   const EntityStore* in_memory(uint32_t k) const override { return &trace_.stores()[k]; }
-  void ForEachChunk(uint32_t k, double t1, double t2, const Visit& visit) const override;
-  using EntitySource::ForEachChunk;
+  size_t pieces(uint32_t) const override { return 1; }
+  void VisitPiece(uint32_t k, size_t piece, double t1, double t2, const Visit& visit) const override;
   bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const override;
 
  private:

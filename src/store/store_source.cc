@@ -47,13 +47,12 @@ void StoreSource::VisitChunk(size_t c, const Visit& visit) const {
   ForEachRun(reader_.View(c, chunk->columns), chunk->positions, visit);
 }
 
-void StoreSource::ForEachChunk(uint32_t k, double t1, double t2, const Visit& visit) const {
-  const std::vector<ChunkEntry>& chunks = reader_.chunks();
-  for (uint32_t c : chunks_of_[k]) {
-    // Its zone map: the earliest and latest times of its entities.
-    if (chunks[c].end < t1 || chunks[c].start > t2) continue;
-    VisitChunk(c, visit);
-  }
+void StoreSource::VisitPiece(uint32_t k, size_t piece, double t1, double t2, const Visit& visit) const {
+  const uint32_t c = chunks_of_[k][piece];
+  // Its zone map: the earliest and latest times of its entities.
+  const ChunkEntry& entry = reader_.chunks()[c];
+  if (entry.end < t1 || entry.start > t2) return;
+  VisitChunk(c, visit);
 }
 
 std::shared_ptr<const LodSummary> StoreSource::summary(uint32_t k, int level, uint64_t first_bin,

@@ -52,8 +52,8 @@ class StoreSource : public EntitySource {
   const Trace& trace() const override { return trace_; }
   uint64_t size(uint32_t k) const override { return reader_.store_size(k); }
   const EntityStore* in_memory(uint32_t) const override { return nullptr; }
-  void ForEachChunk(uint32_t k, double t1, double t2, const Visit& visit) const override;
-  using EntitySource::ForEachChunk;
+  size_t pieces(uint32_t k) const override { return chunks_of_[k].size(); }
+  void VisitPiece(uint32_t k, size_t piece, double t1, double t2, const Visit& visit) const override;
   bool Find(uint32_t k, uint64_t index, const std::function<void(const EntityChunk&, size_t)>& found) const override;
   int summary_finest(uint32_t k) const override { return reader_.summary_finest(k); }
   std::shared_ptr<const LodSummary> summary(uint32_t k, int level, uint64_t first_bin,

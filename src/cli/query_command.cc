@@ -1,0 +1,56 @@
+// `macroscope query TRACE… [SQL]`: SQL over a trace (docs/query.md). The
+// statements come from the last argument, from standard input when it is
+// not a terminal, or from the shell (query_shell.h) when it is.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/query_shell.h"
+#include "cli/table_output.h"
+#include "cli/trace_loading.h"
+#include "query/query_session.h"
+
+namespace macroscope::cli {
+
+void RegisterQueryCommand(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> inputs;  // the trace's files, then the SQL
+    formats::ReadOptions read;
+    analysis::TableFormat format = analysis::TableFormat::kText;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("query", "SQL over a trace: its states, events, links, variables as tables");
+  cmd->add_option("inputs", args->inputs,
+                  "Trace files (or one store), read as one trace, then the SQL (the last argument unless it is a "
+                  "file; without it, standard input, or a shell on a terminal)")
+      ->required();
+  AddTableFormatOption(*cmd, args->format);
+  AddReadOptions(*cmd, args->read);
+  cmd->callback([args] {
+    std::vector<std::string> files = args->inputs;
+    std::string sql;
+    std::error_code no_file;  // SQL is seldom a file name SQLite could open
+    if (files.size() > 1 && !std::filesystem::exists(files.back(), no_file)) {
+      sql = files.back();
+      files.pop_back();
+    }
+    const bool shell = sql.empty() && isatty(STDIN_FILENO);
+    if (sql.empty() && !shell) sql.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    // Chunks kept for the statements that read a store again (a join).
+    OpenedTrace trace(files, args->read, store::CacheBudget::Serving(size_t{512} << 20));
+    std::string names;
+    for (const std::string& f : files) names += (names.empty() ? "" : " ") + f;
+    query::QuerySession session(trace.source(), names);
+    if (shell) RunQueryShell(session, args->format);
+    else PrintQuery(session, sql, args->format);
+  });
+}
+
+}  // namespace macroscope::cli

@@ -1,0 +1,499 @@
+#include "query/entity_tables.h"
+
+#include <algorithm>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/entity_chunk.h"
+#include "query/clock.h"
+#include "query/rows_table.h"
+#include "query/schema.h"
+
+namespace macroscope::query {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// What a table is: its columns, the kind of entity (none: args, every
+// kind), the source.
+struct TableContext {
+  const EntitySource* source;
+  const TableSpec* spec;
+  std::optional<TypeKind> kind;
+};
+
+struct Table : sqlite3_vtab {
+  const TableContext* context = nullptr;
+  Clock clock;
+  EntityIds ids;
+  std::vector<uint32_t> stores;  // of the table's kind, in store order
+  double rows = 0;               // their entities: the cost of a scan
+  size_t containers = 1, types = 1;
+
+  Table(const TableContext* c, const TimeBase& base) : sqlite3_vtab{}, context(c), clock(base), ids(*c->source) {}
+};
+
+// The codes of a plan's arguments (idxStr): one per argv.
+constexpr char kContainerEq = 'c', kTypeEq = 't', kValueEq = 'v', kIdEq = 'i', kAfter = 'a', kBefore = 'b',
+               kTimeEq = 'e', kKeyEq = 'k';
+
+// What xFilter decided to read.
+struct Plan {
+  std::vector<uint32_t> stores;
+  double t1 = -kInf, t2 = kInf;
+  StringId value = StringPool::kNoId;  // kNoId: any
+  StringId key = StringPool::kNoId;    // args: the field's name; kNoId: any
+  bool one = false;                    // the entity `store`:`place` only
+  uint32_t store = 0;
+  uint64_t place = 0;
+  bool none = false;  // a constraint no entity meets
+};
+
+struct Cursor : sqlite3_vtab_cursor {
+  Plan plan;
+  size_t next_store = 0;  // in plan.stores
+  size_t store_pos = 0;   // plan.stores[store_pos] is being read…
+  size_t next_piece = 0;  // …and its next piece
+  bool in_store = false;
+  std::deque<EntityStore> owned;   // the piece's chunks copied (a store on disk)
+  std::vector<EntityChunk> chunks;  // the piece's chunks
+  size_t chunk = 0, row = 0;
+  // args: the current entity's fields and the one being read.
+  std::vector<ExtraField> fields;
+  size_t field = 0;
+  int64_t serial = 0;  // args: the row's number in the scan, its rowid
+  bool eof = false;
+
+  Cursor() : sqlite3_vtab_cursor{} {}
+  const Table& table() const { return *static_cast<const Table*>(pVtab); }
+  const EntityChunk& current() const { return chunks[chunk]; }
+};
+
+// Runs `f`, turning an exception into SQLite's error with its message.
+template <class F>
+int Guarded(sqlite3_vtab* vtab, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (const std::exception& e) {
+    sqlite3_free(vtab->zErrMsg);
+    vtab->zErrMsg = sqlite3_mprintf("%s", e.what());
+    return SQLITE_ERROR;
+  }
+}
+
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char** error) {
+  const auto* context = static_cast<const TableContext*>(aux);
+  const int rc = sqlite3_declare_vtab(db, CreateStatement(*context->spec).c_str());
+  if (rc != SQLITE_OK) return rc;
+  try {
+    const EntitySource& source = *context->source;
+    const Trace& trace = source.trace();
+    auto table = std::make_unique<Table>(context, trace.time_base());
+    for (uint32_t k = 0; k < trace.stores().size(); ++k) {
+      if (context->kind && trace.stores()[k].kind != *context->kind) continue;
+      table->stores.push_back(k);
+      table->rows += static_cast<double>(source.size(k));
+    }
+    table->containers = std::max<size_t>(1, trace.containers().size());
+    table->types = std::max<size_t>(1, trace.types().size());
+    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+    *out = table.release();
+    return SQLITE_OK;
+  } catch (const std::exception& e) {
+    *error = sqlite3_mprintf("%s", e.what());
+    return SQLITE_ERROR;
+  }
+}
+
+int Disconnect(sqlite3_vtab* vtab) {
+  delete static_cast<Table*>(vtab);
+  return SQLITE_OK;
+}
+
+// The code for constraint `c` on column role `role`, 0 when it is not used.
+char CodeOf(Role role, unsigned char op, bool is_args, bool variables) {
+  const bool eq = op == SQLITE_INDEX_CONSTRAINT_EQ;
+  const bool lower = op == SQLITE_INDEX_CONSTRAINT_GT || op == SQLITE_INDEX_CONSTRAINT_GE;
+  const bool upper = op == SQLITE_INDEX_CONSTRAINT_LT || op == SQLITE_INDEX_CONSTRAINT_LE;
+  if (is_args) return role == Role::kId && eq ? kIdEq : role == Role::kKey && eq ? kKeyEq : 0;
+  switch (role) {
+    case Role::kId: return eq ? kIdEq : 0;
+    case Role::kContainer: return eq ? kContainerEq : 0;
+    case Role::kType: return eq ? kTypeEq : 0;
+    case Role::kValue: return eq && !variables ? kValueEq : 0;
+    case Role::kTs:
+    case Role::kEnd: return eq ? kTimeEq : lower ? kAfter : upper ? kBefore : 0;
+    default: return 0;
+  }
+}
+
+// args' columns by position: entity, key, value.
+Role ArgsRole(int column) { return column == 0 ? Role::kId : column == 1 ? Role::kKey : Role::kNone; }
+
+int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+  const Table& t = *static_cast<Table*>(vtab);
+  const bool is_args = !t.context->kind;
+  const bool variables = t.context->kind == TypeKind::kVariable;
+  std::string codes;
+  double cost = std::max(1.0, t.rows);
+  bool unique = false;
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& c = info->aConstraint[i];
+    if (!c.usable) continue;
+    Role role = c.iColumn < 0 ? Role::kId : is_args ? ArgsRole(c.iColumn) : t.context->spec->columns[c.iColumn].role;
+    const char code = CodeOf(role, c.op, is_args, variables);
+    if (code == 0) continue;
+    info->aConstraintUsage[i].argvIndex = static_cast<int>(codes.size()) + 1;
+    codes += code;
+    switch (code) {
+      case kIdEq: cost = 1, unique = !is_args; break;
+      case kContainerEq: cost /= static_cast<double>(t.containers); break;
+      case kTypeEq: cost /= static_cast<double>(t.types); break;
+      case kValueEq:
+      case kKeyEq: cost /= 8; break;
+      case kTimeEq: cost /= 100; break;
+      default: cost /= 4;  // a bound
+    }
+  }
+  info->idxStr = sqlite3_mprintf("%s", codes.c_str());
+  info->needToFreeIdxStr = 1;
+  info->estimatedCost = std::max(1.0, cost);
+  info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
+  if (unique) info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+  return SQLITE_OK;
+}
+
+int Open(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
+  *out = new Cursor();
+  return SQLITE_OK;
+}
+
+int Close(sqlite3_vtab_cursor* cursor) {
+  delete static_cast<Cursor*>(cursor);
+  return SQLITE_OK;
+}
+
+bool IsNumber(sqlite3_value* v) {
+  const int type = sqlite3_value_numeric_type(v);
+  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+}
+
+double ModelTimeOf(const Clock& clock, sqlite3_value* v) {
+  if (sqlite3_value_numeric_type(v) == SQLITE_INTEGER) return clock.ModelTime(static_cast<int64_t>(sqlite3_value_int64(v)));
+  return clock.ModelTime(sqlite3_value_double(v));
+}
+
+std::string_view TextOf(sqlite3_value* v) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(v));
+  return text ? std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(v))) : std::string_view();
+}
+
+// Keeps the stores of plan.stores that `keep(store)` says.
+template <class F>
+void KeepStores(Plan& plan, F&& keep) {
+  std::erase_if(plan.stores, [&](uint32_t k) { return !keep(k); });
+}
+
+Plan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value** argv) {
+  const EntitySource& source = *t.context->source;
+  const Trace& trace = source.trace();
+  Plan plan;
+  plan.stores = t.stores;
+  for (int i = 0; i < argc && codes[i] != 0; ++i) {
+    sqlite3_value* v = argv[i];
+    switch (codes[i]) {
+      case kIdEq: {
+        if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER) break;  // SQLite compares it
+        if (!t.ids.Place(sqlite3_value_int64(v), plan.store, plan.place)) {
+          plan.none = true;
+          break;
+        }
+        plan.one = true;
+        KeepStores(plan, [&](uint32_t k) { return k == plan.store; });
+        break;
+      }
+      case kContainerEq: {
+        if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER) break;
+        const int64_t c = sqlite3_value_int64(v);
+        KeepStores(plan, [&](uint32_t k) { return trace.stores()[k].container == c; });
+        break;
+      }
+      case kTypeEq: {
+        if (sqlite3_value_type(v) != SQLITE_TEXT) break;
+        const std::string_view name = TextOf(v);
+        KeepStores(plan, [&](uint32_t k) { return trace.Str(trace.type(trace.stores()[k].type).name) == name; });
+        break;
+      }
+      case kValueEq:
+      case kKeyEq: {
+        if (sqlite3_value_type(v) != SQLITE_TEXT) break;
+        const StringId id = trace.strings().Find(TextOf(v));
+        if (id == StringPool::kNoId) plan.none = true;
+        (codes[i] == kValueEq ? plan.value : plan.key) = id;
+        break;
+      }
+      case kAfter:
+      case kBefore:
+      case kTimeEq: {
+        if (!IsNumber(v)) break;
+        const double m = ModelTimeOf(t.clock, v);
+        if (codes[i] != kBefore) plan.t1 = std::max(plan.t1, m);
+        if (codes[i] != kAfter) plan.t2 = std::min(plan.t2, m);
+        break;
+      }
+    }
+  }
+  if (plan.t1 > plan.t2) plan.none = true;
+  if (plan.none) plan.stores.clear();
+  return plan;
+}
+
+// Whether row `i` of `c` may match the plan (SQLite checks the rest).
+bool Meets(const Plan& plan, const EntityChunk& c, size_t i) {
+  if (plan.value != StringPool::kNoId && c.Value(i) != plan.value) return false;
+  if (plan.t1 == -kInf && plan.t2 == kInf) return true;
+  const double a = c.start[i], b = c.End(i);
+  return std::max(a, b) >= plan.t1 && std::min(a, b) <= plan.t2;
+}
+
+// The chunk `c` as the cursor keeps it: a view of the trace in memory, or
+// a copy of a chunk of a store on disk (valid during the visit only).
+void Keep(Cursor& cursor, const EntityChunk& c, bool in_memory) {
+  if (in_memory) {
+    cursor.chunks.push_back(c);
+    return;
+  }
+  EntityStore& copy = cursor.owned.emplace_back();
+  copy.kind = c.kind;
+  copy.container = c.container;
+  copy.type = c.type;
+  AppendChunk(copy, c);
+  EntityChunk view = EntityChunk::Of(copy, 0, copy.size());
+  view.store = c.store;
+  view.index = c.index;
+  view.type_name = c.type_name;
+  view.container_name = c.container_name;
+  cursor.chunks.push_back(view);
+}
+
+// Reads the next piece that has chunks; false at the end of the plan.
+bool LoadPiece(Cursor& cursor) {
+  const Table& t = cursor.table();
+  const EntitySource& source = *t.context->source;
+  const Plan& plan = cursor.plan;
+  cursor.owned.clear();
+  cursor.chunks.clear();
+  cursor.chunk = cursor.row = 0;
+  if (plan.one) {  // the one entity, once
+    if (cursor.in_store || plan.stores.empty()) return false;
+    cursor.in_store = true;
+    const bool in_memory = source.in_memory(plan.store) != nullptr;
+    source.Find(plan.store, plan.place, [&](const EntityChunk& c, size_t i) { Keep(cursor, c.Sub(i, 1), in_memory); });
+    return !cursor.chunks.empty();
+  }
+  while (cursor.store_pos < plan.stores.size()) {
+    const uint32_t k = plan.stores[cursor.store_pos];
+    const size_t pieces = source.pieces(k);
+    const bool in_memory = source.in_memory(k) != nullptr;
+    while (cursor.next_piece < pieces) {
+      source.VisitPiece(k, cursor.next_piece++, plan.t1, plan.t2,
+                        [&](const EntityChunk& c) { Keep(cursor, c, in_memory); });
+      if (!cursor.chunks.empty()) return true;
+    }
+    ++cursor.store_pos;
+    cursor.next_piece = 0;
+  }
+  return false;
+}
+
+// args: the current entity's fields (of the plan's key), from the first.
+void LoadFields(Cursor& cursor) {
+  cursor.fields.clear();
+  cursor.field = 0;
+  const EntityChunk& c = cursor.current();
+  c.ForEachField(cursor.row, [&](const ExtraField& f) {
+    if (cursor.plan.key == StringPool::kNoId || f.name == cursor.plan.key) cursor.fields.push_back(f);
+  });
+}
+
+// From the cursor's place (chunk, row) on, to the first row that may
+// match; eof when none is left.
+void Settle(Cursor& cursor) {
+  const bool is_args = !cursor.table().context->kind;
+  for (;;) {
+    while (cursor.chunk < cursor.chunks.size()) {
+      const EntityChunk& c = cursor.current();
+      if (is_args && !c.HasFields()) {
+        ++cursor.chunk, cursor.row = 0;
+        continue;
+      }
+      for (; cursor.row < c.size(); ++cursor.row) {
+        if (!Meets(cursor.plan, c, cursor.row)) continue;
+        if (!is_args) return;
+        LoadFields(cursor);
+        if (!cursor.fields.empty()) return;
+      }
+      ++cursor.chunk, cursor.row = 0;
+    }
+    if (!LoadPiece(cursor)) {
+      cursor.eof = true;
+      return;
+    }
+  }
+}
+
+int Filter(sqlite3_vtab_cursor* base, int, const char* codes, int argc, sqlite3_value** argv) {
+  auto& cursor = *static_cast<Cursor*>(base);
+  return Guarded(base->pVtab, [&] {
+    cursor.plan = MakePlan(cursor.table(), codes ? codes : "", argc, argv);
+    cursor.store_pos = cursor.next_piece = 0;
+    cursor.in_store = cursor.eof = false;
+    cursor.serial = 0;
+    cursor.owned.clear();
+    cursor.chunks.clear();
+    cursor.chunk = cursor.row = 0;
+    Settle(cursor);
+    return SQLITE_OK;
+  });
+}
+
+int Next(sqlite3_vtab_cursor* base) {
+  auto& cursor = *static_cast<Cursor*>(base);
+  return Guarded(base->pVtab, [&] {
+    ++cursor.serial;
+    if (!cursor.table().context->kind && ++cursor.field < cursor.fields.size()) return SQLITE_OK;
+    ++cursor.row;
+    Settle(cursor);
+    return SQLITE_OK;
+  });
+}
+
+int Eof(sqlite3_vtab_cursor* base) { return static_cast<Cursor*>(base)->eof ? 1 : 0; }
+
+void ResultText(sqlite3_context* ctx, const Trace& trace, StringId id) {
+  const std::string_view text = trace.Str(id);
+  // The pool's texts never move while the trace lives.
+  sqlite3_result_text(ctx, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+}
+
+void ResultContainer(sqlite3_context* ctx, ContainerId id) {
+  if (id == kNone) return sqlite3_result_null(ctx);
+  sqlite3_result_int64(ctx, id);
+}
+
+int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
+  const auto& cursor = *static_cast<Cursor*>(base);
+  const Table& t = cursor.table();
+  const Trace& trace = t.context->source->trace();
+  const EntityChunk& c = cursor.current();
+  const size_t i = cursor.row;
+  if (!t.context->kind) {  // args
+    if (column == 0) sqlite3_result_int64(ctx, t.ids.Id(c.store, c.index + i));
+    else ResultText(ctx, trace, column == 1 ? cursor.fields[cursor.field].name : cursor.fields[cursor.field].value);
+    return SQLITE_OK;
+  }
+  const Clock& clock = t.clock;
+  switch (t.context->spec->columns[column].role) {
+    case Role::kId: sqlite3_result_int64(ctx, t.ids.Id(c.store, c.index + i)); break;
+    case Role::kContainer: ResultContainer(ctx, c.container); break;
+    case Role::kType: ResultText(ctx, trace, c.type_name); break;
+    case Role::kValue:
+      if (c.kind == TypeKind::kVariable) sqlite3_result_double(ctx, c.Number(i));
+      else ResultText(ctx, trace, c.Value(i));
+      break;
+    case Role::kKey: ResultText(ctx, trace, c.Key(i)); break;
+    case Role::kTs: ResultCell(ctx, clock.Time(c.start[i])); break;
+    case Role::kEnd: ResultCell(ctx, clock.Time(c.End(i))); break;
+    case Role::kDur:
+      if (clock.whole()) sqlite3_result_int64(ctx, clock.Ticks(c.End(i)) - clock.Ticks(c.start[i]));
+      else sqlite3_result_double(ctx, c.Duration(i));
+      break;
+    case Role::kDepth: sqlite3_result_int64(ctx, c.Level(i)); break;
+    case Role::kSrc: ResultContainer(ctx, c.PeerStart(i)); break;
+    case Role::kDst: ResultContainer(ctx, c.PeerEnd(i)); break;
+    case Role::kTsNs: ResultCell(ctx, clock.TimeNs(c.start[i])); break;
+    case Role::kEndNs: ResultCell(ctx, clock.TimeNs(c.End(i))); break;
+    case Role::kDurNs:
+      if (clock.whole()) sqlite3_result_int64(ctx, clock.Ns(clock.Ticks(c.End(i))) - clock.Ns(clock.Ticks(c.start[i])));
+      else sqlite3_result_null(ctx);
+      break;
+    case Role::kNone: sqlite3_result_null(ctx); break;
+  }
+  return SQLITE_OK;
+}
+
+int Rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
+  const auto& cursor = *static_cast<Cursor*>(base);
+  const EntityChunk& c = cursor.current();
+  // args: an entity has several fields, each a row.
+  *rowid = cursor.table().context->kind ? cursor.table().ids.Id(c.store, c.index + cursor.row) : cursor.serial;
+  return SQLITE_OK;
+}
+
+constexpr sqlite3_module kModule = {
+    /* iVersion */ 0,
+    /* xCreate */ nullptr,  // eponymous only: the table is there under its name
+    /* xConnect */ Connect,
+    /* xBestIndex */ BestIndex,
+    /* xDisconnect */ Disconnect,
+    /* xDestroy */ nullptr,
+    /* xOpen */ Open,
+    /* xClose */ Close,
+    /* xFilter */ Filter,
+    /* xNext */ Next,
+    /* xEof */ Eof,
+    /* xColumn */ Column,
+    /* xRowid */ Rowid,
+    /* xUpdate */ nullptr,
+    /* xBegin */ nullptr,
+    /* xSync */ nullptr,
+    /* xCommit */ nullptr,
+    /* xRollback */ nullptr,
+    /* xFindFunction */ nullptr,
+    /* xRename */ nullptr,
+    /* xSavepoint */ nullptr,
+    /* xRelease */ nullptr,
+    /* xRollbackTo */ nullptr,
+    /* xShadowName */ nullptr,
+};
+
+}  // namespace
+
+EntityIds::EntityIds(const EntitySource& source) {
+  const size_t stores = source.trace().stores().size();
+  first_.resize(stores + 1, 0);
+  for (uint32_t k = 0; k < stores; ++k) first_[k + 1] = first_[k] + source.size(k);
+}
+
+bool EntityIds::Place(int64_t id, uint32_t& store, uint64_t& index) const {
+  if (id < 0 || static_cast<uint64_t>(id) >= first_.back()) return false;
+  // The last store whose first id is at most id (stores may be empty).
+  const auto at = std::upper_bound(first_.begin(), first_.end(), static_cast<uint64_t>(id)) - 1;
+  store = static_cast<uint32_t>(at - first_.begin());
+  index = static_cast<uint64_t>(id) - *at;
+  return true;
+}
+
+void RegisterEntityTables(sqlite3* db, const EntitySource& source) {
+  struct Entry {
+    const char* name;
+    std::optional<TypeKind> kind;
+  };
+  for (const Entry& e : {Entry{"states", TypeKind::kState}, Entry{"events", TypeKind::kEvent},
+                         Entry{"links", TypeKind::kLink}, Entry{"variables", TypeKind::kVariable},
+                         Entry{"args", std::nullopt}}) {
+    auto* context = new TableContext{&source, &TableNamed(e.name), e.kind};
+    const int rc = sqlite3_create_module_v2(db, e.name, &kModule, context,
+                                            [](void* p) { delete static_cast<TableContext*>(p); });
+    if (rc != SQLITE_OK) throw std::runtime_error(std::string("cannot register table ") + e.name);
+  }
+}
+
+}  // namespace macroscope::query

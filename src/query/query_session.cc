@@ -1,0 +1,91 @@
+#include "query/query_session.h"
+
+#include <memory>
+#include <vector>
+
+#include "query/description_tables.h"
+#include "query/entity_tables.h"
+#include "util/error.h"
+
+namespace macroscope::query {
+
+namespace {
+
+// "SQL:LINE:COLUMN: " of byte `offset` of `sql` (lines and columns from 1).
+std::string PlaceIn(std::string_view sql, size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < sql.size(); ++i) {
+    if (sql[i] == '\n') ++line, column = 1;
+    else ++column;
+  }
+  return "SQL:" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+}
+
+analysis::Cell CellOf(sqlite3_stmt* stmt, int column) {
+  switch (sqlite3_column_type(stmt, column)) {
+    case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_column_int64(stmt, column));
+    case SQLITE_FLOAT: return sqlite3_column_double(stmt, column);
+    case SQLITE_NULL: return {};
+    default: {  // text, and a blob's bytes as text
+      const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, column));
+      return std::string(bytes ? bytes : "", static_cast<size_t>(sqlite3_column_bytes(stmt, column)));
+    }
+  }
+}
+
+}  // namespace
+
+QuerySession::QuerySession(const EntitySource& source, std::string files)
+    : db_(":memory:", sqlite::Database::Mode::kReadWriteCreate, "the query's database") {
+  RegisterDescriptionTables(db_.handle(), source, std::move(files));
+  RegisterEntityTables(db_.handle(), source);
+}
+
+void QuerySession::Run(std::string_view sql, const PartSink& sink) {
+  sqlite3* db = db_.handle();
+  const char* const begin = sql.data();
+  const char* const end = begin + sql.size();
+  const char* next = begin;
+  while (next < end) {
+    sqlite3_stmt* raw = nullptr;
+    const char* tail = nullptr;
+    const int rc = sqlite3_prepare_v2(db, next, static_cast<int>(end - next), &raw, &tail);
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
+    if (rc != SQLITE_OK) {
+      const int offset = sqlite3_error_offset(db);
+      const size_t at = static_cast<size_t>(next - begin) + static_cast<size_t>(offset < 0 ? 0 : offset);
+      throw UserError(PlaceIn(sql, at) + sqlite3_errmsg(db));
+    }
+    next = tail ? tail : end;
+    if (!stmt) continue;  // white space or a comment
+    const int columns = sqlite3_column_count(stmt.get());
+    analysis::Table part;
+    for (int c = 0; c < columns; ++c) part.columns.emplace_back(sqlite3_column_name(stmt.get(), c));
+    for (;;) {
+      const int step = sqlite3_step(stmt.get());
+      if (step == SQLITE_DONE) break;
+      // A failure while it runs: SQLite's own, or a table's, which names
+      // its file (a corrupt chunk of a store).
+      if (step != SQLITE_ROW) throw UserError(sqlite3_errmsg(db));
+      for (int c = 0; c < columns; ++c) part.cells.push_back(CellOf(stmt.get(), c));
+      if (part.rows() == kPartRows) {
+        sink(part, false);
+        part.Clear();
+      }
+    }
+    if (columns > 0) sink(part, true);
+  }
+}
+
+analysis::Table QuerySession::Query(std::string_view sql) {
+  analysis::Table whole;
+  bool done = true;
+  Run(sql, [&](const analysis::Table& part, bool last) {
+    if (done) whole = analysis::Table(part.columns);  // a new statement's first part
+    whole.cells.insert(whole.cells.end(), part.cells.begin(), part.cells.end());
+    done = last;
+  });
+  return whole;
+}
+
+}  // namespace macroscope::query

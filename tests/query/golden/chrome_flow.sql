@@ -1,0 +1,4 @@
+-- shared: chrome/flow.json
+SELECT * FROM trace_info;
+SELECT * FROM states ORDER BY id;
+SELECT * FROM links ORDER BY id;

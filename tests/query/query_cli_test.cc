@@ -1,0 +1,214 @@
+// `macroscope query` against a peer: the same questions asked of `sqlite3`
+// over what `dump` prints of the same trace (pj_dump's lines loaded into
+// native tables), on a generated trace read in memory and on its store
+// read chunk by chunk; the whole tables of a trace and its store compared;
+// bad SQL and statements on standard input.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace macroscope::testing {
+namespace {
+
+std::vector<std::string> Split(const std::string& line, const std::string& separator) {
+  std::vector<std::string> fields;
+  size_t begin = 0;
+  for (;;) {
+    const size_t at = line.find(separator, begin);
+    fields.push_back(line.substr(begin, at - begin));
+    if (at == std::string::npos) return fields;
+    begin = at + separator.size();
+  }
+}
+
+std::string WithoutReturns(std::string text) {
+  std::erase(text, '\r');
+  return text;
+}
+
+// A generated trace with every kind (nested states, events, links,
+// variables), its store, and dump's lines as native SQLite tables.
+class QueryPeerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    trace_ = dir_->path() + "/g.trace";
+    store_ = dir_->path() + "/g.mstore";
+    CommandResult r = Macroscope("generate --nested --nesting 2 --punctual --links --variables --inner --events 6000 -o " +
+                                 Quote(trace_));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = Macroscope("import -q " + Quote(trace_) + " -o " + Quote(store_));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = Macroscope("dump -l 9 " + Quote(trace_));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // dump's lines, by kind, as CSV files for sqlite3's .import.
+    std::map<std::string, std::string> csv;
+    std::istringstream lines(r.out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::vector<std::string> f = Split(line, ", ");
+      std::string& out = csv[f[0]];
+      for (size_t i = 1; i < f.size(); ++i) out += (i > 1 ? "," : "") + f[i];
+      out += "\n";
+    }
+    std::string script =
+        "CREATE TABLE states(container TEXT, type TEXT, start REAL, \"end\" REAL, dur REAL, depth REAL, value TEXT);\n"
+        "CREATE TABLE events(container TEXT, type TEXT, start REAL, value TEXT);\n"
+        "CREATE TABLE links(container TEXT, type TEXT, start REAL, \"end\" REAL, dur REAL, value TEXT, src TEXT, "
+        "dst TEXT, key TEXT);\n"
+        "CREATE TABLE variables(container TEXT, type TEXT, start REAL, \"end\" REAL, dur REAL, value REAL);\n";
+    for (const auto& [kind, table] : {std::pair<std::string, std::string>{"State", "states"}, {"Event", "events"},
+                                      {"Link", "links"}, {"Variable", "variables"}}) {
+      ASSERT_FALSE(csv[kind].empty()) << "the generated trace has no " << kind;
+      WriteText(dir_->path() + "/" + table + ".csv", csv[kind]);
+      script += ".import --csv " + dir_->path() + "/" + table + ".csv " + table + "\n";
+    }
+    database_ = dir_->path() + "/dump.sqlite";
+    WriteText(dir_->path() + "/load.sql", script);
+    r = RunCommand("sqlite3 " + Quote(database_) + " < " + Quote(dir_->path() + "/load.sql"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  // `sql` asked of sqlite3 over dump's tables, as CSV with a header
+  // (sqlite3 quotes a field with a space, where RFC 4180 does not need
+  // to: the questions replace spaces in names).
+  static std::string Peer(const std::string& sql) {
+    CommandResult r = RunCommand("sqlite3 -csv -header " + Quote(database_) + " " + Quote(sql));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return WithoutReturns(r.out);
+  }
+  // `sql` asked of macroscope over `trace`, as CSV.
+  static std::string Ours(const std::string& trace, const std::string& sql) {
+    CommandResult r = Macroscope("query --format csv " + Quote(trace) + " " + Quote(sql));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    return r.out;
+  }
+  // The same answer from the trace, from its store, and from the peer.
+  static void ExpectSame(const std::string& ours, const std::string& peer) {
+    const std::string expected = Peer(peer);
+    ASSERT_NE(expected.find('\n'), expected.rfind('\n')) << "the peer's answer has no row: " << expected;
+    EXPECT_EQ(Ours(trace_, ours), expected) << ours;
+    EXPECT_EQ(Ours(store_, ours), expected) << ours << " (the store)";
+  }
+
+  static TempDir* dir_;
+  static std::string trace_, store_, database_;
+};
+
+TempDir* QueryPeerTest::dir_ = nullptr;
+std::string QueryPeerTest::trace_, QueryPeerTest::store_, QueryPeerTest::database_;
+
+// Names with spaces ("State 1", "value 2") as sqlite3 -csv writes them
+// unquoted: X is the column.
+std::string Name(const std::string& column, const std::string& as) {
+  return "replace(" + column + ", ' ', '_') AS " + as;
+}
+
+TEST_F(QueryPeerTest, StatesPerContainerTypeAndValue) {
+  ExpectSame("SELECT c.name AS container, " + Name("s.type", "type") + ", " + Name("s.value", "value") +
+                 ", count(*) AS n, sum(s.depth) AS depth, printf('%.6f', min(s.ts)) AS first, printf('%.6f', "
+                 "max(s.\"end\")) AS last, printf('%.6f', max(s.dur)) AS longest FROM states s JOIN containers c ON "
+                 "c.id = s.container GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+             "SELECT container, " + Name("type", "type") + ", " + Name("value", "value") +
+                 ", count(*) AS n, CAST(sum(depth) AS INTEGER) AS depth, printf('%.6f', min(start)) AS first, "
+                 "printf('%.6f', max(\"end\")) AS last, printf('%.6f', max(dur)) AS longest FROM states GROUP BY 1, "
+                 "2, 3 ORDER BY 1, 2, 3");
+}
+
+TEST_F(QueryPeerTest, EventsPerContainerTypeAndValue) {
+  ExpectSame("SELECT c.name AS container, " + Name("e.type", "type") + ", " + Name("e.value", "value") +
+                 ", count(*) AS n, printf('%.6f', min(e.ts)) AS first, printf('%.6f', max(e.ts)) AS last FROM events "
+                 "e JOIN containers c ON c.id = e.container GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+             "SELECT container, " + Name("type", "type") + ", " + Name("value", "value") +
+                 ", count(*) AS n, printf('%.6f', min(start)) AS first, printf('%.6f', max(start)) AS last FROM "
+                 "events GROUP BY 1, 2, 3 ORDER BY 1, 2, 3");
+}
+
+TEST_F(QueryPeerTest, LinksPerSenderAndReceiver) {
+  ExpectSame("SELECT " + Name("l.type", "type") + ", " + Name("l.value", "value") +
+                 ", a.name AS src, b.name AS dst, count(*) AS n, printf('%.6f', min(l.ts)) AS first, printf('%.6f', "
+                 "max(l.\"end\")) AS last, count(DISTINCT l.key) AS keys FROM links l JOIN containers a ON a.id = "
+                 "l.src JOIN containers b ON b.id = l.dst GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4",
+             "SELECT " + Name("type", "type") + ", " + Name("value", "value") +
+                 ", src, dst, count(*) AS n, printf('%.6f', min(start)) AS first, printf('%.6f', max(\"end\")) AS "
+                 "last, count(DISTINCT key) AS keys FROM links GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4");
+}
+
+TEST_F(QueryPeerTest, VariablesPerContainerAndType) {
+  ExpectSame("SELECT c.name AS container, " + Name("v.type", "type") +
+                 ", count(*) AS n, printf('%.6f', min(v.value)) AS low, printf('%.6f', max(v.value)) AS high, "
+                 "printf('%.6f', min(v.ts)) AS first, printf('%.6f', max(v.\"end\")) AS last FROM variables v JOIN "
+                 "containers c ON c.id = v.container GROUP BY 1, 2 ORDER BY 1, 2",
+             "SELECT container, " + Name("type", "type") +
+                 ", count(*) AS n, printf('%.6f', min(value)) AS low, printf('%.6f', max(value)) AS high, "
+                 "printf('%.6f', min(start)) AS first, printf('%.6f', max(\"end\")) AS last FROM variables GROUP BY "
+                 "1, 2 ORDER BY 1, 2");
+}
+
+// A window, a container and a value: the constraints the tables use to
+// read less (entity_tables.h) give the rows a full scan gives.
+TEST_F(QueryPeerTest, ConstraintsGiveTheRowsOfAScan) {
+  ExpectSame("SELECT " + Name("value", "value") +
+                 ", depth, count(*) AS n FROM states WHERE ts < 30 AND \"end\" > 20 GROUP BY 1, 2 ORDER BY 1, 2",
+             "SELECT " + Name("value", "value") +
+                 ", CAST(depth AS INTEGER) AS depth, count(*) AS n FROM states WHERE start < 30 AND \"end\" > 20 "
+                 "GROUP BY 1, 2 ORDER BY 1, 2");
+  ExpectSame("SELECT " + Name("s.type", "type") +
+                 ", printf('%.6f', s.ts) AS ts FROM states s JOIN containers c ON c.id = s.container WHERE c.name = "
+                 "'c9.8.9' AND s.value = 'v5' AND s.ts >= 0 AND s.ts <= 60 ORDER BY 1, 2",
+             "SELECT " + Name("type", "type") +
+                 ", printf('%.6f', start) AS ts FROM states WHERE container = 'c9.8.9' AND value = 'v5' AND start >= 0 "
+                 "AND start <= 60 ORDER BY 1, 2");
+  ExpectSame("SELECT count(*) AS n FROM events WHERE ts = (SELECT min(ts) FROM events)",
+             "SELECT count(*) AS n FROM events WHERE start = (SELECT min(start) FROM events)");
+}
+
+// Every row of every entity table, ids included, the same from the trace
+// and from its store.
+TEST_F(QueryPeerTest, TablesAreTheSameFromTheStore) {
+  for (const char* table : {"states", "events", "links", "variables", "containers", "types"}) {
+    const std::string sql = std::string("SELECT * FROM ") + table + " ORDER BY id";
+    const std::string from_trace = Ours(trace_, sql);
+    EXPECT_GT(std::count(from_trace.begin(), from_trace.end(), '\n'), 2) << table;
+    EXPECT_EQ(Ours(store_, sql), from_trace) << table;
+  }
+  const std::string one = "SELECT * FROM states WHERE id = (SELECT max(id) - 1 FROM states)";
+  const std::string row = Ours(trace_, one);
+  EXPECT_EQ(std::count(row.begin(), row.end(), '\n'), 2) << row;
+  EXPECT_EQ(Ours(store_, one), row);
+}
+
+TEST(QueryCliTest, BadSqlIsOneLineWithItsPlace) {
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/fields.trace";
+  CommandResult r = Macroscope("query " + Quote(trace) + " 'SELECT *\n  FORM states'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "macroscope: SQL:2:3: near \"FORM\": syntax error\n");
+  r = Macroscope("query " + Quote(trace) + " 'SELECT nope FROM states'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "macroscope: SQL:1:8: no such column: nope\n");
+  r = Macroscope("query /nonexistent/trace.otf2 'SELECT 1'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/trace.otf2"), std::string::npos) << r.err;
+}
+
+TEST(QueryCliTest, StatementsFromStandardInput) {
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/fields.trace";
+  CommandResult r = RunCommand("printf 'SELECT count(*) AS n FROM states;\\nSELECT value FROM events ORDER BY ts;' | " +
+                               Quote(MACROSCOPE_BINARY) + " query --format csv " + Quote(trace));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "n\n4\nvalue\nmark\nmark\n");
+}
+
+}  // namespace
+}  // namespace macroscope::testing
