@@ -11,6 +11,7 @@
 #include <system_error>
 #include <vector>
 
+#include "cli/catalog_option.h"
 #include "cli/commands.h"
 #include "cli/query_shell.h"
 #include "cli/table_output.h"
@@ -24,6 +25,7 @@ void RegisterQueryCommand(CLI::App& app) {
     std::vector<std::string> inputs;  // the trace's files, then the SQL
     formats::ReadOptions read;
     analysis::TableFormat format = analysis::TableFormat::kText;
+    std::string catalog;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("query", "SQL over a trace: its states, events, links, variables as tables");
@@ -32,6 +34,7 @@ void RegisterQueryCommand(CLI::App& app) {
                   "file; without it, standard input, or a shell on a terminal)")
       ->required();
   AddTableFormatOption(*cmd, args->format);
+  AddCatalogOption(*cmd, args->catalog);
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     std::vector<std::string> files = args->inputs;
@@ -48,6 +51,10 @@ void RegisterQueryCommand(CLI::App& app) {
     std::string names;
     for (const std::string& f : files) names += (names.empty() ? "" : " ") + f;
     query::QuerySession session(trace.source(), names);
+    // The catalog, when there is one, as schema `catalog` (read only).
+    const std::string catalog = CatalogFile(args->catalog);
+    std::error_code absent;
+    if (!args->catalog.empty() || std::filesystem::exists(catalog, absent)) session.AttachCatalog(catalog);
     if (shell) RunQueryShell(session, args->format);
     else PrintQuery(session, sql, args->format);
   });

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "query/analysis_functions.h"
 #include "query/schema.h"
 #include "util/error.h"
 
@@ -60,6 +61,8 @@ bool DotCommand(const std::string& line, analysis::TableFormat& format) {
   if (word == ".quit" || word == ".exit") return false;
   if (word == ".tables") {
     for (const query::TableSpec& t : query::Tables()) std::printf("%-12s %s\n", t.name, t.doc);
+    std::printf("\nanalyses, as tables (SELECT * FROM stats()):\n");
+    for (const query::FunctionDoc& f : query::AnalysisFunctions()) std::printf("%s\n    %s\n", f.call, f.doc);
   } else if (word == ".schema") {
     PrintSchema(argument);
   } else if (word == ".format") {

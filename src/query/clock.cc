@@ -1,5 +1,8 @@
 #include "query/clock.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace macroscope::query {
 
 namespace {
@@ -17,6 +20,15 @@ int64_t Clock::Ns(int64_t ticks) const {
   const Int128 scaled = static_cast<Int128>(ticks) * base_.num * 1000000000;
   const Int128 den = base_.den, half = den / 2;
   return static_cast<int64_t>(scaled >= 0 ? (scaled + half) / den : -((-scaled + half) / den));
+}
+
+std::pair<int64_t, int64_t> Clock::TicksAround(double ns) const {
+  // ticks = ns * den / (num * 10^9), in doubles: a bound need not be exact,
+  // only wide enough; two ticks and a relative margin cover the rounding.
+  const double ticks = ns / 1e9 * static_cast<double>(base_.den) / static_cast<double>(base_.num);
+  const double margin = 2 + std::abs(ticks) * 1e-12;
+  const double lo = std::max(ticks - margin, -9.2e18), hi = std::min(ticks + margin, 9.2e18);
+  return {static_cast<int64_t>(std::floor(lo)), static_cast<int64_t>(std::ceil(hi))};
 }
 
 analysis::Cell Clock::Time(double t) const {

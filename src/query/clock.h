@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "analysis/table.h"
 #include "model/time_base.h"
@@ -24,6 +25,11 @@ class Clock {
   // Ticks as nanoseconds: exact when a tick is a whole number of
   // nanoseconds, else rounded to the nearest (ties away from zero).
   int64_t Ns(int64_t ticks) const;
+
+  // Whole ticks on each side of `ns` nanoseconds of the clock (a little
+  // wider: a query's bound in ns as ticks that keep every row it may
+  // select).
+  std::pair<int64_t, int64_t> TicksAround(double ns) const;
 
   // Model time t as a cell: ticks, or the REAL time.
   analysis::Cell Time(double t) const;

@@ -70,13 +70,20 @@ analysis::Table Containers(const Trace& trace) {
   return t;
 }
 
+// The table of `spec`, made by `rows`.
+void Register(sqlite3* db, const TableSpec& spec, std::function<analysis::Table()> rows) {
+  RowsTableSpec table{spec.name, {}, {}, {}, [rows](const std::vector<analysis::Cell>&) { return rows(); }};
+  for (const ColumnSpec& c : spec.columns) table.columns.push_back('"' + std::string(c.name) + "\" " + c.type);
+  RegisterRowsTable(db, std::move(table));
+}
+
 }  // namespace
 
 void RegisterDescriptionTables(sqlite3* db, const EntitySource& source, std::string files) {
   const EntitySource* s = &source;
-  RegisterRowsTable(db, TableNamed("trace_info"), [s, files] { return TraceInfo(*s, files); });
-  RegisterRowsTable(db, TableNamed("types"), [s] { return Types(s->trace()); });
-  RegisterRowsTable(db, TableNamed("containers"), [s] { return Containers(s->trace()); });
+  Register(db, TableNamed("trace_info"), [s, files] { return TraceInfo(*s, files); });
+  Register(db, TableNamed("types"), [s] { return Types(s->trace()); });
+  Register(db, TableNamed("containers"), [s] { return Containers(s->trace()); });
 }
 
 }  // namespace macroscope::query

@@ -40,7 +40,7 @@ struct Table : sqlite3_vtab {
 
 // The codes of a plan's arguments (idxStr): one per argv.
 constexpr char kContainerEq = 'c', kTypeEq = 't', kValueEq = 'v', kIdEq = 'i', kAfter = 'a', kBefore = 'b',
-               kTimeEq = 'e', kKeyEq = 'k';
+               kTimeEq = 'e', kKeyEq = 'k', kAfterNs = 'A', kBeforeNs = 'B', kTimeEqNs = 'E';
 
 // What xFilter decided to read.
 struct Plan {
@@ -130,6 +130,8 @@ char CodeOf(Role role, unsigned char op, bool is_args, bool variables) {
     case Role::kValue: return eq && !variables ? kValueEq : 0;
     case Role::kTs:
     case Role::kEnd: return eq ? kTimeEq : lower ? kAfter : upper ? kBefore : 0;
+    case Role::kTsNs:
+    case Role::kEndNs: return eq ? kTimeEqNs : lower ? kAfterNs : upper ? kBeforeNs : 0;
     default: return 0;
   }
 }
@@ -158,7 +160,8 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
       case kTypeEq: cost /= static_cast<double>(t.types); break;
       case kValueEq:
       case kKeyEq: cost /= 8; break;
-      case kTimeEq: cost /= 100; break;
+      case kTimeEq:
+      case kTimeEqNs: cost /= 100; break;
       default: cost /= 4;  // a bound
     }
   }
@@ -246,6 +249,16 @@ Plan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value** argv)
         const double m = ModelTimeOf(t.clock, v);
         if (codes[i] != kBefore) plan.t1 = std::max(plan.t1, m);
         if (codes[i] != kAfter) plan.t2 = std::min(plan.t2, m);
+        break;
+      }
+      case kAfterNs:
+      case kBeforeNs:
+      case kTimeEqNs: {
+        if (!IsNumber(v) || !t.clock.whole()) break;  // no nanoseconds: no row (SQLite says)
+        // The ticks around the nanosecond: a bound that keeps every row.
+        const auto [low, high] = t.clock.TicksAround(sqlite3_value_double(v));
+        if (codes[i] != kBeforeNs) plan.t1 = std::max(plan.t1, t.clock.ModelTime(low));
+        if (codes[i] != kAfterNs) plan.t2 = std::min(plan.t2, t.clock.ModelTime(high));
         break;
       }
     }

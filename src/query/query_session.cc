@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "query/analysis_functions.h"
 #include "query/description_tables.h"
 #include "query/entity_tables.h"
 #include "util/error.h"
@@ -36,9 +37,10 @@ analysis::Cell CellOf(sqlite3_stmt* stmt, int column) {
 }  // namespace
 
 QuerySession::QuerySession(const EntitySource& source, std::string files)
-    : db_(":memory:", sqlite::Database::Mode::kReadWriteCreate, "the query's database") {
+    : db_(":memory:", sqlite::Database::Mode::kMemory, "the query's database") {
   RegisterDescriptionTables(db_.handle(), source, std::move(files));
   RegisterEntityTables(db_.handle(), source);
+  RegisterAnalysisFunctions(db_.handle(), source);
 }
 
 void QuerySession::Run(std::string_view sql, const PartSink& sink) {
@@ -74,6 +76,27 @@ void QuerySession::Run(std::string_view sql, const PartSink& sink) {
       }
     }
     if (columns > 0) sink(part, true);
+  }
+}
+
+void QuerySession::AttachCatalog(const std::string& path) {
+  // A URI, read only; '%', '?' and '#' in the path escaped as URIs want.
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[static_cast<unsigned char>(c) >> 4];
+      uri += kHex[c & 15];
+    } else {
+      uri += c;
+    }
+  }
+  sqlite::Statement attach(db_, "ATTACH DATABASE ? AS catalog");
+  try {
+    attach.BindText(1, uri + "?mode=ro").Run();
+  } catch (const UserError&) {
+    throw UserError(path + ": cannot open the catalog (read only): " + sqlite3_errmsg(db_.handle()));
   }
 }
 

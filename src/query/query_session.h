@@ -33,6 +33,11 @@ class QuerySession {
   // and the failure's own message for one that fails while it runs (a
   // corrupt chunk: the store's file and the chunk).
   void Run(std::string_view sql, const PartSink& sink);
+  // The catalog (docs/catalog.md) as schema `catalog`, read only: saved
+  // results and annotations join with the trace. Throws UserError naming
+  // the file when SQLite cannot open it.
+  void AttachCatalog(const std::string& path);
+
   // The rows of `sql`'s last statement that answers, whole.
   analysis::Table Query(std::string_view sql);
 

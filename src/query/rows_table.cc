@@ -10,28 +10,34 @@ namespace macroscope::query {
 
 namespace {
 
-struct Context {
-  const TableSpec* spec;
-  std::function<analysis::Table()> rows;
-};
-
 struct RowsVtab : sqlite3_vtab {
-  const Context* context = nullptr;
-  std::optional<analysis::Table> table;  // made at the first xFilter
+  const RowsTableSpec* spec = nullptr;
+  // The last call's arguments and rows.
+  std::optional<std::vector<analysis::Cell>> arguments;
+  analysis::Table table;
 };
 
 struct RowsCursor : sqlite3_vtab_cursor {
   size_t row = 0;
-  const analysis::Table* table() const { return &*static_cast<RowsVtab*>(pVtab)->table; }
+  const RowsVtab& vtab() const { return *static_cast<RowsVtab*>(pVtab); }
 };
 
+std::string Declaration(const RowsTableSpec& spec) {
+  std::string sql = "CREATE TABLE x(";
+  for (size_t i = 0; i < spec.columns.size(); ++i) sql += (i ? ", " : "") + spec.columns[i];
+  // Hidden, named apart from the result's columns (kernel_processes(pid)
+  // has a pid column): a call gives them by position.
+  for (const std::string& a : spec.arguments) sql += ", \"arg_" + a + "\" HIDDEN";
+  return sql + ")";
+}
+
 int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
-  const auto* context = static_cast<const Context*>(aux);
-  const int rc = sqlite3_declare_vtab(db, CreateStatement(*context->spec).c_str());
+  const auto* spec = static_cast<const RowsTableSpec*>(aux);
+  const int rc = sqlite3_declare_vtab(db, Declaration(*spec).c_str());
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   auto* vtab = new RowsVtab();
-  vtab->context = context;
+  vtab->spec = spec;
   *out = vtab;
   return SQLITE_OK;
 }
@@ -41,7 +47,27 @@ int Disconnect(sqlite3_vtab* vtab) {
   return SQLITE_OK;
 }
 
-int BestIndex(sqlite3_vtab*, sqlite3_index_info* info) {
+// The arguments given (= on a hidden column) go to xFilter in their order;
+// idxNum has a bit for each.
+int BestIndex(sqlite3_vtab* base, sqlite3_index_info* info) {
+  const RowsTableSpec& spec = *static_cast<RowsVtab*>(base)->spec;
+  const int columns = static_cast<int>(spec.columns.size());
+  int given = 0;
+  std::vector<int> constraint_of(spec.arguments.size(), -1);
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& c = info->aConstraint[i];
+    if (c.iColumn < columns || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (!c.usable) return SQLITE_CONSTRAINT;  // an argument not known yet: another plan first
+    constraint_of[static_cast<size_t>(c.iColumn - columns)] = i;
+  }
+  int next = 1;
+  for (size_t a = 0; a < constraint_of.size(); ++a) {
+    if (constraint_of[a] < 0) continue;
+    info->aConstraintUsage[constraint_of[a]].argvIndex = next++;
+    info->aConstraintUsage[constraint_of[a]].omit = 1;
+    given |= 1 << a;
+  }
+  info->idxNum = given;
   info->estimatedCost = 1000;
   info->estimatedRows = 1000;
   return SQLITE_OK;
@@ -57,19 +83,26 @@ int Close(sqlite3_vtab_cursor* cursor) {
   return SQLITE_OK;
 }
 
-int Filter(sqlite3_vtab_cursor* base, int, const char*, int, sqlite3_value**) {
+int Filter(sqlite3_vtab_cursor* base, int given, const char*, int argc, sqlite3_value** argv) {
   auto* vtab = static_cast<RowsVtab*>(base->pVtab);
+  const RowsTableSpec& spec = *vtab->spec;
   try {
-    if (!vtab->table) {
-      vtab->table = vtab->context->rows();
-      if (vtab->table->columns.size() != vtab->context->spec->columns.size())
-        throw std::logic_error(std::string("table ") + vtab->context->spec->name + ": columns differ from its schema");
+    std::vector<analysis::Cell> arguments = spec.defaults;
+    int next = 0;
+    for (size_t a = 0; a < arguments.size() && next < argc; ++a)
+      if (given & (1 << a)) arguments[a] = CellOf(argv[next++]);
+    if (!vtab->arguments || *vtab->arguments != arguments) {
+      vtab->arguments.reset();
+      vtab->table = spec.rows(arguments);
+      if (vtab->table.columns.size() != spec.columns.size())
+        throw std::logic_error(spec.name + ": its rows have other columns than it declares");
+      vtab->arguments = std::move(arguments);
     }
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
     sqlite3_free(vtab->zErrMsg);
-    vtab->zErrMsg = sqlite3_mprintf("%s", e.what());
+    vtab->zErrMsg = sqlite3_mprintf("%s: %s", spec.name.c_str(), e.what());
     return SQLITE_ERROR;
   }
   static_cast<RowsCursor*>(base)->row = 0;
@@ -83,12 +116,15 @@ int Next(sqlite3_vtab_cursor* base) {
 
 int Eof(sqlite3_vtab_cursor* base) {
   const auto* cursor = static_cast<RowsCursor*>(base);
-  return cursor->row >= cursor->table()->rows() ? 1 : 0;
+  return cursor->row >= cursor->vtab().table.rows() ? 1 : 0;
 }
 
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   const auto* cursor = static_cast<RowsCursor*>(base);
-  ResultCell(ctx, cursor->table()->at(cursor->row, static_cast<size_t>(column)));
+  const RowsVtab& vtab = cursor->vtab();
+  const size_t columns = vtab.spec->columns.size();
+  if (static_cast<size_t>(column) < columns) ResultCell(ctx, vtab.table.at(cursor->row, static_cast<size_t>(column)));
+  else ResultCell(ctx, (*vtab.arguments)[static_cast<size_t>(column) - columns]);
   return SQLITE_OK;
 }
 
@@ -113,11 +149,25 @@ void ResultCell(sqlite3_context* ctx, const analysis::Cell& cell) {
   sqlite3_result_null(ctx);
 }
 
-void RegisterRowsTable(sqlite3* db, const TableSpec& spec, std::function<analysis::Table()> rows) {
-  auto* context = new Context{&spec, std::move(rows)};
-  if (sqlite3_create_module_v2(db, spec.name, &kModule, context, [](void* p) { delete static_cast<Context*>(p); }) !=
-      SQLITE_OK)
-    throw std::runtime_error(std::string("cannot register table ") + spec.name);
+analysis::Cell CellOf(sqlite3_value* value) {
+  switch (sqlite3_value_type(value)) {
+    case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_value_int64(value));
+    case SQLITE_FLOAT: return sqlite3_value_double(value);
+    case SQLITE_NULL: return {};
+    default: {
+      const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
+      return std::string(text ? text : "", static_cast<size_t>(sqlite3_value_bytes(value)));
+    }
+  }
+}
+
+void RegisterRowsTable(sqlite3* db, RowsTableSpec spec) {
+  if (spec.defaults.size() != spec.arguments.size() || spec.arguments.size() > 30)
+    throw std::logic_error(spec.name + ": a default for each argument");
+  auto* owned = new RowsTableSpec(std::move(spec));
+  if (sqlite3_create_module_v2(db, owned->name.c_str(), &kModule, owned,
+                               [](void* p) { delete static_cast<RowsTableSpec*>(p); }) != SQLITE_OK)
+    throw std::runtime_error("cannot register table " + owned->name);
 }
 
 }  // namespace macroscope::query

@@ -1,23 +1,40 @@
-// A result table (analysis/table.h) as an eponymous SQLite virtual table:
-// the trace's description (description_tables.h), and what an analysis
-// finishes into. Its rows are made when a statement first opens it, once
-// per connection.
+// A table made by a function (an analysis, the trace's description) as an
+// eponymous SQLite virtual table: `SELECT * FROM name(arg, …)` runs the
+// function with its arguments (SQLite's table-valued functions: they are
+// hidden columns) and reads its result table (analysis/table.h). A
+// statement that reads it again with the same arguments (a join) reads the
+// rows made the first time.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "analysis/table.h"
-#include "query/schema.h"
 
 namespace macroscope::query {
 
-// Registers `spec` (which must outlive the connection) on `db`, its rows
-// made by `rows`, whose columns are the spec's, in order.
-void RegisterRowsTable(sqlite3* db, const TableSpec& spec, std::function<analysis::Table()> rows);
+struct RowsTableSpec {
+  std::string name;
+  // Its result columns, as declared ("kind TEXT" or a quoted name), then
+  // its arguments' names (a default each below).
+  std::vector<std::string> columns;
+  std::vector<std::string> arguments;
+  std::vector<analysis::Cell> defaults;  // an argument's value when the call leaves it out
+  // The rows for the arguments' values; their columns are `columns`'
+  // number, in order.
+  std::function<analysis::Table(const std::vector<analysis::Cell>& arguments)> rows;
+};
+
+// Registers the table on `db` (whatever `rows` uses must outlive the
+// connection).
+void RegisterRowsTable(sqlite3* db, RowsTableSpec spec);
 
 // A cell as SQLite's result: NULL, INTEGER, REAL or TEXT (copied).
 void ResultCell(sqlite3_context* ctx, const analysis::Cell& cell);
+// An SQLite value as a cell.
+analysis::Cell CellOf(sqlite3_value* value);
 
 }  // namespace macroscope::query

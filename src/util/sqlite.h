@@ -21,6 +21,7 @@ class Database {
   enum class Mode {
     kReadOnly,         // an existing file, never written (a trace)
     kReadWriteCreate,  // created if needed (the catalog)
+    kMemory,           // in memory (`path` ":memory:"), "file:" URIs allowed in ATTACH (a query's)
   };
   // Opens `path`. Throws UserError "PATH: cannot open WHAT: reason", `what`
   // saying what the file is to the user ("the catalog").

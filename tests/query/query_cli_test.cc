@@ -202,6 +202,84 @@ TEST(QueryCliTest, BadSqlIsOneLineWithItsPlace) {
   EXPECT_NE(r.err.find("/nonexistent/trace.otf2"), std::string::npos) << r.err;
 }
 
+// Bounds in ticks and in nanoseconds read less (a store of whole ticks)
+// and select what a scan selects.
+TEST(QueryCliTest, BoundsInTicksAndNanosecondsSelectWhatAScanSelects) {
+  const std::string store = std::string(MACROSCOPE_SOURCE_DIR) + "/examples/gstreamer-stressed.store";
+  auto csv = [&](const std::string& sql) {
+    CommandResult r = Macroscope("query --format csv " + Quote(store) + " " + Quote(sql));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  const std::string rows = "SELECT id, value, dur_ns FROM states WHERE ";
+  const std::string ns = "ts_ns > 2000000000 AND end_ns <= 2100000000 ORDER BY id";
+  const std::string pushed = csv(rows + ns);
+  EXPECT_GT(std::count(pushed.begin(), pushed.end(), '\n'), 10) << pushed;
+  EXPECT_EQ(pushed, csv(rows + "ts_ns + 0 > 2000000000 AND end_ns + 0 <= 2100000000 ORDER BY id"));
+  // The same window in ticks (ns ticks from the clock's zero).
+  EXPECT_EQ(pushed, csv(rows + "ts > 2000000000 AND \"end\" <= 2100000000 ORDER BY id"));
+  const std::string one = csv(rows + "ts_ns = 2001759118");
+  EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 2) << one;
+  EXPECT_EQ(one, csv(rows + "ts_ns + 0 = 2001759118"));
+}
+
+// Each analysis as a table gives the rows its command prints as CSV.
+void ExpectSameAsCommand(const std::string& trace, const std::string& sql, const std::string& command) {
+  CommandResult ours = Macroscope("query --format csv " + Quote(trace) + " " + Quote(sql));
+  CommandResult theirs = Macroscope(command + " --format csv " + Quote(trace));
+  ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  EXPECT_GT(std::count(ours.out.begin(), ours.out.end(), '\n'), 1) << sql;
+  EXPECT_EQ(ours.out, theirs.out) << sql << " against " << command;
+}
+
+TEST(QueryCliTest, AnalysesAreTheirCommands) {
+  for (const char* file : {"gen.trace", "gen.v3.mstore"}) {
+    const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/" + file;
+    ExpectSameAsCommand(trace, "SELECT * FROM stats()", "stats");
+    ExpectSameAsCommand(trace, "SELECT * FROM stats(100, 250.5)", "stats --start 100 --end 250.5");
+    ExpectSameAsCommand(trace, "SELECT * FROM anomalies('State')", "anomalies --type State");
+    ExpectSameAsCommand(trace, "SELECT * FROM anomalies('Event', 'interarrival')",
+                        "anomalies --type Event --metric interarrival");
+    ExpectSameAsCommand(trace, "SELECT * FROM correlation('Event', 'State')", "correlate --a Event --b State");
+    ExpectSameAsCommand(trace, "SELECT * FROM correlation('Event', 'State=value 1', 5)",
+                        "correlate --a Event --b 'State=value 1' --bins irregular --delta 5");
+  }
+  // A bad argument is the analysis's message.
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
+  CommandResult r = Macroscope("query " + Quote(trace) + " \"SELECT * FROM anomalies('Nope')\"");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("macroscope: anomalies: selection 'Nope': no entity to measure", 0), 0u) << r.err;
+}
+
+// The kernel analyses, on a kernel trace perf recorded (CTF).
+TEST(QueryCliTest, KernelAnalysesAreTheirCommands) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string trace = SharedTestData() + "/ctf/perf-taskset2";
+  ExpectSameAsCommand(trace, "SELECT * FROM kernel_processes()", "kernel processes");
+  ExpectSameAsCommand(trace, "SELECT * FROM kernel_processes(1834)", "kernel processes --subtree 1834");
+  ExpectSameAsCommand(trace, "SELECT * FROM kernel_cpus()", "kernel processes --cpus");
+}
+
+// The catalog is schema `catalog`, read only.
+TEST(QueryCliTest, TheCatalogIsAttachedReadOnly) {
+  TempDir dir;
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
+  const std::string catalog = dir.path() + "/catalog.sqlite";
+  CommandResult r = Macroscope("catalog add --catalog " + Quote(catalog) + " " + Quote(trace));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Macroscope("query --format csv --catalog " + Quote(catalog) + " " + Quote(trace) +
+                 " 'SELECT count(*) AS traces FROM catalog.traces; SELECT count(*) AS states FROM states'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "traces\n1\nstates\n186\n");
+  r = Macroscope("query --catalog " + Quote(catalog) + " " + Quote(trace) + " 'DELETE FROM catalog.traces'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "macroscope: attempt to write a readonly database\n");
+  r = Macroscope("query --catalog " + Quote(dir.path() + "/none.sqlite") + " " + Quote(trace) + " 'SELECT 1'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("macroscope: " + dir.path() + "/none.sqlite: cannot open the catalog", 0), 0u) << r.err;
+}
+
 TEST(QueryCliTest, StatementsFromStandardInput) {
   const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/fields.trace";
   CommandResult r = RunCommand("printf 'SELECT count(*) AS n FROM states;\\nSELECT value FROM events ORDER BY ts;' | " +

@@ -1,0 +1,161 @@
+#include "query/analysis_functions.h"
+
+#include <array>
+#include <optional>
+#include <string>
+
+#include "analysis/anomalies.h"
+#include "analysis/correlation.h"
+#include "analysis/entity_selection.h"
+#include "analysis/kernel/memory_table.h"
+#include "analysis/kernel/processes_report.h"
+#include "analysis/kernel/subsystems.h"
+#include "analysis/state_statistics.h"
+#include "query/clock.h"
+#include "util/error.h"
+
+namespace macroscope::query {
+
+namespace {
+
+constexpr std::array kFunctions{
+    FunctionDoc{"stats(start, end)",
+                "per kind, type and value: count, total and mean state time, share of the window [start, end] "
+                "(times as ts; default the whole trace), as `stats --format csv`"},
+    FunctionDoc{"kernel_processes(pid)", "per thread: running, user, kernel, waiting… time (pid: that process's "
+                                         "subtree only), as `kernel processes --format csv`"},
+    FunctionDoc{"kernel_cpus(pid)", "per CPU and thread: its time, idle and unknown, as `kernel processes --cpus`"},
+    FunctionDoc{"kernel_subsystems()", "events and time per kernel subsystem and per owner, as `kernel subsystems` "
+                                       "(of the trace's entities)"},
+    FunctionDoc{"kernel_memory()", "libc memory per process (LTTng-UST's libc wrapper), as `kernel memory`"},
+    FunctionDoc{"anomalies(selection, metric)",
+                "entities outside mean ± 3σ/√n: selection TYPE or TYPE=VALUE, metric 'duration' (default) or "
+                "'interarrival', as `anomalies`"},
+    FunctionDoc{"correlation(a, b, delta)",
+                "Pearson's r of the counts of two selections over regular bins, or ±delta (ticks) around the "
+                "smaller series' points, as `correlate`"},
+};
+
+// Every chunk of the trace, store after store.
+template <class F>
+void ForEveryChunk(const EntitySource& source, F&& f) {
+  for (uint32_t k = 0; k < source.trace().stores().size(); ++k) source.ForEachChunk(k, f);
+}
+
+std::optional<int64_t> OptionalInteger(const analysis::Cell& cell, const char* what) {
+  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
+  if (const auto* i = std::get_if<int64_t>(&cell)) return *i;
+  throw UserError(std::string(what) + ": an integer");
+}
+
+std::string Text(const analysis::Cell& cell, const char* what) {
+  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+  throw UserError(std::string(what) + ": a text (TYPE or TYPE=VALUE)");
+}
+
+std::optional<double> OptionalNumber(const analysis::Cell& cell, const char* what) {
+  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
+  if (const auto* i = std::get_if<int64_t>(&cell)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&cell)) return *d;
+  throw UserError(std::string(what) + ": a number");
+}
+
+// A time as the tables give it (ts), as a model time.
+std::optional<double> OptionalTime(const Clock& clock, const analysis::Cell& cell, const char* what) {
+  if (const auto* i = std::get_if<int64_t>(&cell)) return clock.ModelTime(*i);
+  const std::optional<double> t = OptionalNumber(cell, what);
+  if (t) return clock.ModelTime(*t);
+  return t;
+}
+
+analysis::Table Stats(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+  const Clock clock(source.trace().time_base());
+  analysis::StatisticsRequest request;
+  request.start = OptionalTime(clock, a[0], "start");
+  request.end = OptionalTime(clock, a[1], "end");
+  return analysis::StatisticsTable(analysis::ComputeStatistics(source, request),
+                                   analysis::StatisticsTimes::kModelUnits);
+}
+
+analysis::Table Processes(const EntitySource& source, const std::vector<analysis::Cell>& a, bool cpus) {
+  analysis::kernel::ProcessesReport report(OptionalInteger(a[0], "pid"), cpus);
+  const Trace& trace = source.trace();
+  ForEveryChunk(source, [&](const EntityChunk& c) { report.Add(trace, c); });
+  return report.ToTable(trace);
+}
+
+analysis::Table Subsystems(const EntitySource& source) {
+  analysis::kernel::SubsystemTally tally;
+  const Trace& trace = source.trace();
+  ForEveryChunk(source, [&](const EntityChunk& c) { tally.Add(trace, c); });
+  return tally.ToTable(trace);
+}
+
+analysis::Table Memory(const EntitySource& source) {
+  analysis::kernel::MemoryTable memory;
+  const Trace& trace = source.trace();
+  ForEveryChunk(source, [&](const EntityChunk& c) { memory.Add(trace, c); });
+  return memory.ToTable(trace.time_base());
+}
+
+analysis::Table Anomalies(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+  analysis::AnomalyRequest request;
+  request.type = Text(a[0], "selection");
+  const std::string metric = std::holds_alternative<std::monostate>(a[1]) ? "duration" : Text(a[1], "metric");
+  if (metric != "duration" && metric != "interarrival") throw UserError("metric: duration or interarrival");
+  request.metric = metric == "duration" ? analysis::AnomalyMetric::kDuration : analysis::AnomalyMetric::kInterarrival;
+  analysis::AnomalyDetector detector(request, "selection");
+  const Trace& trace = source.trace();
+  ForEveryChunk(source, [&](const EntityChunk& c) { detector.Add(trace, c); });
+  return detector.ToTable(trace);
+}
+
+analysis::Table Correlate(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+  analysis::EntitySelection first(Text(a[0], "a"), "a"), second(Text(a[1], "b"), "b");
+  const std::optional<double> delta = OptionalNumber(a[2], "delta");  // a length: ticks as dur
+  if (delta && !(*delta > 0)) throw UserError("delta: a length > 0");
+  analysis::Correlation correlation;
+  const Trace& trace = source.trace();
+  ForEveryChunk(source, [&](const EntityChunk& c) {
+    first.ForEachMatch(trace, c, [&](size_t i) { correlation.AddA(c.start[i]); });
+    second.ForEachMatch(trace, c, [&](size_t i) { correlation.AddB(c.start[i]); });
+  });
+  return correlation.ToTable(delta ? analysis::Binning::kIrregular : analysis::Binning::kRegular, delta.value_or(0));
+}
+
+// Its columns: the names of the table the analysis makes of nothing.
+std::vector<std::string> ColumnsOf(const analysis::Table& empty) {
+  std::vector<std::string> columns;
+  for (const std::string& name : empty.columns) columns.push_back('"' + name + '"');
+  return columns;
+}
+
+}  // namespace
+
+std::span<const FunctionDoc> AnalysisFunctions() { return kFunctions; }
+
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source) {
+  const EntitySource* s = &source;
+  const Trace& trace = source.trace();
+  using Args = std::vector<analysis::Cell>;
+  auto add = [&](std::string name, const analysis::Table& empty, std::vector<std::string> arguments,
+                 std::function<analysis::Table(const Args&)> rows) {
+    RegisterRowsTable(db, {std::move(name), ColumnsOf(empty), arguments, Args(arguments.size()), std::move(rows)});
+  };
+  add("stats", analysis::StatisticsTable({}, analysis::StatisticsTimes::kModelUnits), {"start", "end"},
+      [s](const Args& a) { return Stats(*s, a); });
+  add("kernel_processes", analysis::kernel::ProcessesReport(std::nullopt, false).ToTable(trace), {"pid"},
+      [s](const Args& a) { return Processes(*s, a, false); });
+  add("kernel_cpus", analysis::kernel::ProcessesReport(std::nullopt, true).ToTable(trace), {"pid"},
+      [s](const Args& a) { return Processes(*s, a, true); });
+  add("kernel_subsystems", analysis::kernel::SubsystemTally().ToTable(trace), {},
+      [s](const Args&) { return Subsystems(*s); });
+  add("kernel_memory", analysis::kernel::MemoryTable().ToTable(trace.time_base()), {},
+      [s](const Args&) { return Memory(*s); });
+  add("anomalies", analysis::AnomaliesTable({}), {"selection", "metric"},
+      [s](const Args& a) { return Anomalies(*s, a); });
+  add("correlation", analysis::CorrelationTable(analysis::Binning::kRegular, {}), {"a", "b", "delta"},
+      [s](const Args& a) { return Correlate(*s, a); });
+}
+
+}  // namespace macroscope::query

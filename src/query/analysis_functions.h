@@ -1,0 +1,32 @@
+// The project's analyses as SQL table-valued functions (docs/query.md):
+// each reads the trace's chunks through its own accumulator and finishes
+// into the result table its command prints, so
+//
+//   SELECT * FROM kernel_processes() ORDER BY running_ns DESC LIMIT 10
+//
+// gives the rows of `macroscope kernel processes --format csv`. Their
+// columns are the analyses' own (the table each makes with nothing read).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <span>
+
+#include "model/entity_source.h"
+#include "query/rows_table.h"
+
+namespace macroscope::query {
+
+// What `.tables` and the docs say of a function: its name, arguments and
+// what it gives.
+struct FunctionDoc {
+  const char* call;
+  const char* doc;
+};
+std::span<const FunctionDoc> AnalysisFunctions();
+
+// Registers every analysis function on `db` over `source` (which must
+// outlive the connection).
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source);
+
+}  // namespace macroscope::query
