@@ -13,7 +13,8 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \
   libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   libopenmpi-dev openmpi-bin \
-  libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd linux-perf sqlite3 libcsv-dev libedit-dev
+  libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd linux-perf sqlite3 libcsv-dev libedit-dev \
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON

@@ -16,6 +16,7 @@
 #include "cli/query_shell.h"
 #include "cli/table_output.h"
 #include "cli/trace_loading.h"
+#include "query/opened_trace.h"
 #include "query/query_session.h"
 
 namespace macroscope::cli {
@@ -47,10 +48,8 @@ void RegisterQueryCommand(CLI::App& app) {
     const bool shell = sql.empty() && isatty(STDIN_FILENO);
     if (sql.empty() && !shell) sql.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     // Chunks kept for the statements that read a store again (a join).
-    OpenedTrace trace(files, args->read, store::CacheBudget::Serving(size_t{512} << 20));
-    std::string names;
-    for (const std::string& f : files) names += (names.empty() ? "" : " ") + f;
-    query::QuerySession session(trace.source(), names);
+    query::OpenedTrace trace(files, args->read, store::CacheBudget::Serving(size_t{512} << 20));
+    query::QuerySession session(trace.source(), files);
     // The catalog, when there is one, as schema `catalog` (read only).
     const std::string catalog = CatalogFile(args->catalog);
     std::error_code absent;

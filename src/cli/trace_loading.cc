@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "formats/paje/last_time.h"
-#include "store/store.h"
 
 namespace macroscope::cli {
 
@@ -49,27 +48,6 @@ void LoadTrace(const std::vector<std::string>& files, const formats::ReadOptions
   auto begin = std::chrono::steady_clock::now();
   out.stats = formats::ReadTrace(files, options, out.trace);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-}
-
-OpenedTrace::OpenedTrace(const std::vector<std::string>& files, const formats::ReadOptions& options,
-                         store::CacheBudget budget) {
-  if (files.size() == 1 && store::IsChunkedStore(files.front())) {
-    store_.emplace(files.front(), budget);
-    return;
-  }
-  LoadTrace(files, options, loaded_);
-  loaded_.trace.BuildIndexes();
-  memory_.emplace(loaded_.trace);
-}
-
-OpenedTrace::~OpenedTrace() {
-  memory_.reset();
-  DropAtExit(std::move(loaded_.trace));
-}
-
-const EntitySource& OpenedTrace::source() const {
-  if (store_) return *store_;
-  return *memory_;
 }
 
 void DropAtExit(Trace&& trace) {

@@ -4,15 +4,12 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "formats/format.h"
 #include "model/entity_sink.h"
-#include "model/entity_source.h"
 #include "model/trace.h"
-#include "store/store_source.h"
 
 namespace macroscope::cli {
 
@@ -27,25 +24,6 @@ void AddReadOptions(CLI::App& command, formats::ReadOptions& options);
 
 // Throws UserError naming the file for unreadable or invalid input.
 void LoadTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, LoadedTrace& out);
-
-// A trace for a command that queries it through an EntitySource
-// (model/entity_source.h): one chunked store is opened and read as queries
-// reach its chunks (its caches keep `budget`), whatever its size; anything
-// else is read whole into memory.
-class OpenedTrace {
- public:
-  OpenedTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, store::CacheBudget budget);
-  OpenedTrace(const OpenedTrace&) = delete;
-  OpenedTrace& operator=(const OpenedTrace&) = delete;
-  ~OpenedTrace();
-
-  const EntitySource& source() const;
-
- private:
-  LoadedTrace loaded_;
-  std::optional<store::StoreSource> store_;
-  std::optional<TraceSource> memory_;
-};
 
 // A trace the command is done with as the process ends: left for the exit
 // to take back whole rather than freed column by column (on the

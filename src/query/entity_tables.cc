@@ -165,6 +165,11 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
       default: cost /= 4;  // a bound
     }
   }
+  // Rows come in id order (stores in order, each in its order): ORDER BY
+  // id costs no sort.
+  if (!is_args && info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+      (info->aOrderBy[0].iColumn < 0 || t.context->spec->columns[info->aOrderBy[0].iColumn].role == Role::kId))
+    info->orderByConsumed = 1;
   info->idxStr = sqlite3_mprintf("%s", codes.c_str());
   info->needToFreeIdxStr = 1;
   info->estimatedCost = std::max(1.0, cost);

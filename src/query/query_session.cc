@@ -36,9 +36,11 @@ analysis::Cell CellOf(sqlite3_stmt* stmt, int column) {
 
 }  // namespace
 
-QuerySession::QuerySession(const EntitySource& source, std::string files)
+QuerySession::QuerySession(const EntitySource& source, const std::vector<std::string>& files)
     : db_(":memory:", sqlite::Database::Mode::kMemory, "the query's database") {
-  RegisterDescriptionTables(db_.handle(), source, std::move(files));
+  std::string names;
+  for (const std::string& f : files) names += (names.empty() ? "" : " ") + f;
+  RegisterDescriptionTables(db_.handle(), source, names);
   RegisterEntityTables(db_.handle(), source);
   RegisterAnalysisFunctions(db_.handle(), source);
 }

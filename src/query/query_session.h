@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/table.h"
 #include "model/entity_source.h"
@@ -21,7 +22,7 @@ class QuerySession {
  public:
   // `source` must outlive the session; `files` is what trace_info says
   // the trace was read from.
-  QuerySession(const EntitySource& source, std::string files);
+  QuerySession(const EntitySource& source, const std::vector<std::string>& files);
 
   // A statement's rows in parts of at most kPartRows, the same columns in
   // each; `last` on its final part (which may have no rows).

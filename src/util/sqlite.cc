@@ -11,7 +11,7 @@ namespace macroscope::sqlite {
 Database::Database(const std::string& path, Mode mode, std::string_view what) : path_(path) {
   const int flags = SQLITE_OPEN_NOMUTEX |
                     (mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-                    (mode == Mode::kMemory ? SQLITE_OPEN_MEMORY | SQLITE_OPEN_URI : 0);
+                    (mode == Mode::kMemory ? SQLITE_OPEN_URI : 0);  // not SQLITE_OPEN_MEMORY: ATTACH would inherit it
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);

@@ -280,6 +280,24 @@ TEST(QueryCliTest, TheCatalogIsAttachedReadOnly) {
   EXPECT_EQ(r.err.rfind("macroscope: " + dir.path() + "/none.sqlite: cannot open the catalog", 0), 0u) << r.err;
 }
 
+// On a terminal (script(1) gives it one): the shell, its dot commands, a
+// statement over two lines, an error that leaves the shell running, and
+// the history kept in $HOME.
+TEST(QueryCliTest, TheShellOnATerminal) {
+  TempDir home;
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/fields.trace";
+  CommandResult r = RunCommand(
+      "printf '.format csv\\nSELECT count(*) AS n\\n  FROM states;\\nSELEC 1;\\n.schema events\\n.quit\\n' | HOME=" +
+      Quote(home.path()) + " script -qec " + Quote(Quote(MACROSCOPE_BINARY) + " query " + Quote(trace)) + " /dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string out = WithoutReturns(r.out);
+  EXPECT_NE(out.find("query> SELECT count(*) AS n\n  ...>   FROM states;\nn\n4\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("SQL:1:1: near \"SELEC\": syntax error\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("CREATE TABLE events(\"id\" INTEGER"), std::string::npos) << out;
+  // libedit writes a space as \040.
+  EXPECT_NE(ReadText(home.path() + "/.macroscope_history").find("FROM\\040states;"), std::string::npos);
+}
+
 TEST(QueryCliTest, StatementsFromStandardInput) {
   const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/fields.trace";
   CommandResult r = RunCommand("printf 'SELECT count(*) AS n FROM states;\\nSELECT value FROM events ORDER BY ts;' | " +

@@ -62,7 +62,7 @@ class QueryReadingTest : public ::testing::Test {
   static std::string Run(const std::string& sql, uint64_t& chunks) {
     store::StoreSource store(store_, store::CacheBudget::Scanning());
     CountingSource counting(store);
-    query::QuerySession session(counting, store_);
+    query::QuerySession session(counting, {store_});
     const std::string csv = analysis::FormatTable(session.Query(sql), analysis::TableFormat::kCsv);
     chunks = counting.chunks;
     return csv;

@@ -1,0 +1,132 @@
+"""Traces of every format as SQL tables and pandas DataFrames (docs/python.md).
+
+    import macroscope
+    t = macroscope.open("traces.otf2")
+    t.query("SELECT value, count(*) AS n FROM states GROUP BY value")
+    t.states(start=..., end=..., containers=["MPI Rank 1"], types=["Region"])
+    t.kernel_processes()
+
+Every answer is a pandas DataFrame whose columns are NumPy arrays: times
+are int64 ticks of the trace's clock (float64 seconds for Pajé and CSV
+traces) with *_ns columns where they are exact; the tables and the
+analyses are those of `macroscope query` (docs/query.md).
+"""
+
+from ._macroscope import Error, _open
+
+__all__ = ["open", "Trace", "Error"]
+
+
+def _literal(value):
+    """A Python value as an SQL literal (numbers exactly, texts quoted)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)  # the shortest text that reads back to the same double
+    text = str(value)
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _call(function, *arguments):
+    """`function(a, b, …)` with the arguments given, trailing Nones left out."""
+    given = list(arguments)
+    while given and given[-1] is None:
+        given.pop()
+    return "SELECT * FROM %s(%s)" % (function, ", ".join(_literal(a) for a in given))
+
+
+class Trace:
+    """A trace opened for queries: a store is read chunk by chunk as queries
+    reach it; any other trace is read whole first."""
+
+    def __init__(self, native):
+        self._native = native
+
+    def query(self, sql):
+        """The rows of the last statement of `sql` that answers, as a DataFrame."""
+        return self._native.query(sql)
+
+    def _entities(self, table, start, end, containers, types):
+        where = []
+        if start is not None:
+            where.append('"end" >= %s' % _literal(start) if table != "events" else "ts >= %s" % _literal(start))
+        if end is not None:
+            where.append("ts <= %s" % _literal(end))
+        if containers is not None:
+            ids = [c for c in containers if isinstance(c, int)]
+            names = [c for c in containers if not isinstance(c, int)]
+            alternatives = []
+            if ids:
+                alternatives.append("container IN (%s)" % ", ".join(_literal(i) for i in ids))
+            if names:
+                listed = ", ".join(_literal(n) for n in names)
+                alternatives.append(
+                    "container IN (SELECT id FROM containers WHERE name IN (%s) OR path IN (%s))" % (listed, listed))
+            where.append("(%s)" % " OR ".join(alternatives) if alternatives else "0")
+        if types is not None:
+            where.append("type IN (%s)" % (", ".join(_literal(t) for t in types) or "NULL"))
+        sql = "SELECT * FROM %s" % table
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        return self.query(sql + " ORDER BY id")
+
+    def states(self, start=None, end=None, containers=None, types=None):
+        """States meeting [start, end] (times as the table's ts), of these
+        containers (ids, names or paths) and types (names)."""
+        return self._entities("states", start, end, containers, types)
+
+    def events(self, start=None, end=None, containers=None, types=None):
+        """Events at times in [start, end]."""
+        return self._entities("events", start, end, containers, types)
+
+    def links(self, start=None, end=None, containers=None, types=None):
+        """Links meeting [start, end], held by these containers."""
+        return self._entities("links", start, end, containers, types)
+
+    def variables(self, start=None, end=None, containers=None, types=None):
+        """Variables' values over spans meeting [start, end]."""
+        return self._entities("variables", start, end, containers, types)
+
+    def containers(self):
+        return self.query("SELECT * FROM containers ORDER BY id")
+
+    def types(self):
+        return self.query("SELECT * FROM types ORDER BY id")
+
+    def info(self):
+        """The trace's span and clock (trace_info) as a dict."""
+        return self.query("SELECT * FROM trace_info").iloc[0].to_dict()
+
+    # The analyses, as `macroscope query`'s table-valued functions.
+    def stats(self, start=None, end=None):
+        return self.query(_call("stats", start, end))
+
+    def kernel_processes(self, pid=None):
+        return self.query(_call("kernel_processes", pid))
+
+    def kernel_cpus(self, pid=None):
+        return self.query(_call("kernel_cpus", pid))
+
+    def kernel_subsystems(self):
+        return self.query(_call("kernel_subsystems"))
+
+    def kernel_memory(self):
+        return self.query(_call("kernel_memory"))
+
+    def anomalies(self, selection, metric=None):
+        return self.query(_call("anomalies", selection, metric))
+
+    def correlation(self, a, b, delta=None):
+        return self.query(_call("correlation", a, b, delta))
+
+
+def open(path, threads=0, sort=False, no_strict=False):  # noqa: A001 (the module's verb, as in open(file))
+    """Opens a trace: a path or a list of paths read as one trace (any format
+    `macroscope formats` lists, or a store). Reader options as the
+    command's: threads, sort (Pajé lines out of time order), no_strict."""
+    files = [path] if isinstance(path, str) else [str(p) for p in path]
+    return Trace(_open(files, threads=threads, sort=sort, no_strict=no_strict))

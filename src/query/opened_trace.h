@@ -1,0 +1,35 @@
+// A trace opened to be queried, whatever its files: one chunked store is
+// opened and read as queries reach its chunks (its caches keep `budget`),
+// whatever its size; anything else is read whole into memory. What
+// `macroscope query` and the Python module open.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/format.h"
+#include "model/entity_source.h"
+#include "model/trace.h"
+#include "store/store_source.h"
+
+namespace macroscope::query {
+
+class OpenedTrace {
+ public:
+  // Throws UserError naming the file for unreadable or invalid input.
+  OpenedTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, store::CacheBudget budget);
+  OpenedTrace(const OpenedTrace&) = delete;
+  OpenedTrace& operator=(const OpenedTrace&) = delete;
+
+  const EntitySource& source() const;
+  const std::vector<std::string>& files() const { return files_; }
+
+ private:
+  std::vector<std::string> files_;
+  Trace trace_;  // read whole (not a store)
+  std::optional<store::StoreSource> store_;
+  std::optional<TraceSource> memory_;
+};
+
+}  // namespace macroscope::query

@@ -1,0 +1,103 @@
+"""`import macroscope`: DataFrames of NumPy columns, the same rows as the
+command's CSV, exact times, the analyses, errors."""
+
+import numpy
+import pandas
+import pytest
+
+import macroscope
+from conftest import command_csv, shared_file, source_file
+
+
+def as_text(frame):
+    """A DataFrame's cells as the CSV writer writes them (ints plainly,
+    reals in their shortest form, NULL empty), for comparing with the CSV."""
+    def cell(value):
+        if value is None or value is pandas.NA or (isinstance(value, float) and numpy.isnan(value)):
+            return numpy.nan
+        if isinstance(value, (float, numpy.floating)):
+            return repr(float(value)).removesuffix(".0") if float(value).is_integer() else repr(float(value))
+        return str(value)
+    return frame.astype(object).apply(lambda column: column.map(cell)).astype(object)
+
+
+def expect_same_as_csv(frame, csv):
+    assert list(frame.columns) == list(csv.columns)
+    pandas.testing.assert_frame_equal(as_text(frame).reset_index(drop=True), csv.astype(object), check_dtype=False)
+
+
+@pytest.mark.parametrize("name", ["gen.trace", "gen.v3.mstore"])
+def test_tables_are_the_commands_rows(name):
+    path = source_file("tests", "store", "data", name)
+    t = macroscope.open(path)
+    for table in ["states", "events", "links", "variables", "containers", "types"]:
+        sql = "SELECT * FROM %s ORDER BY id" % table
+        expect_same_as_csv(t.query(sql), command_csv("query", path, sql))
+
+
+def test_columns_are_numpy_arrays():
+    t = macroscope.open(source_file("tests", "store", "data", "gen.trace"))
+    states = t.states()
+    assert states["id"].dtype == numpy.int64
+    assert states["depth"].dtype == numpy.int64
+    assert states["ts"].dtype == numpy.float64  # Pajé: the text's decimal times
+    assert states["value"].dtype == object
+    assert states["ts_ns"].isna().all()  # no nanoseconds for decimal times
+    assert len(states) == 186
+    # Equal texts share one Python string.
+    values = states["value"].tolist()
+    assert all(a is b for a, b in zip(values, values) if a == b)
+    assert len({id(v) for v in values}) == len(set(values))
+
+
+def test_selections_are_where_clauses():
+    path = source_file("tests", "store", "data", "gen.trace")
+    t = macroscope.open(path)
+    frame = t.states(start=100, end=200, containers=["c1.1", 3], types=["State", "Nested"])
+    sql = ("SELECT * FROM states WHERE \"end\" >= 100 AND ts <= 200 AND (container IN (3) OR container IN "
+           "(SELECT id FROM containers WHERE name = 'c1.1' OR path = 'c1.1')) AND type IN ('State', 'Nested') "
+           "ORDER BY id")
+    expect_same_as_csv(frame, command_csv("query", path, sql))
+    assert len(frame) > 0
+    assert set(frame["type"]) <= {"State", "Nested"}
+    assert len(t.events(start=0, end=50)) == len(t.query("SELECT id FROM events WHERE ts BETWEEN 0 AND 50"))
+
+
+def test_analyses_are_the_commands_tables():
+    path = source_file("tests", "store", "data", "gen.trace")
+    t = macroscope.open(path)
+    expect_same_as_csv(t.stats(), command_csv("stats", path))
+    expect_same_as_csv(t.stats(100, 250.5), command_csv("stats", "--start", "100", "--end", "250.5", path))
+    expect_same_as_csv(t.anomalies("State"), command_csv("anomalies", "--type", "State", path))
+    expect_same_as_csv(t.correlation("Event", "State"), command_csv("correlate", "--a", "Event", "--b", "State", path))
+
+
+def test_times_of_a_clock_are_exact_ticks():
+    path = shared_file("otf2", "ping-pong-otf2", "traces.otf2")
+    t = macroscope.open(path)
+    info = t.info()
+    assert info["tick_den"] == 2095197216
+    states = t.states()
+    assert states["ts"].dtype == numpy.int64 and states["ts_ns"].dtype == numpy.int64
+    assert (states["dur"] == states["end"] - states["ts"]).all()
+    recv = t.query("SELECT dur_ns FROM states WHERE value = 'MPI_Recv' ORDER BY dur DESC LIMIT 1")
+    assert recv["dur_ns"].tolist() == [813821]
+    expect_same_as_csv(states, command_csv("query", path, "SELECT * FROM states ORDER BY id"))
+
+
+def test_nulls_in_integers_keep_them_exact():
+    t = macroscope.open(source_file("tests", "store", "data", "fields.trace"))
+    frame = t.query("SELECT id, CASE WHEN id % 2 = 0 THEN 9007199254740993 END AS big FROM states ORDER BY id")
+    assert str(frame["big"].dtype) == "Int64"
+    assert frame["big"].tolist()[0] == 9007199254740993
+    assert frame["big"].isna().tolist() == [False, True, True, False]
+
+
+def test_bad_sql_and_bad_files_raise():
+    t = macroscope.open(source_file("tests", "store", "data", "fields.trace"))
+    with pytest.raises(macroscope.Error, match=r'SQL:1:10: near "FORM": syntax error'):
+        t.query("SELECT * FORM states")
+    with pytest.raises(macroscope.Error, match="no entity to measure"):
+        t.anomalies("Nope")
+    with pytest.raises(macroscope.Error, match="/nonexistent/trace.otf2"):
+        macroscope.open("/nonexistent/trace.otf2")
