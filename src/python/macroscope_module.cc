@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,8 +16,12 @@
 #include <variant>
 #include <vector>
 
+#include "query/clock.h"
+#include "query/entity_scan.h"
+#include "query/entity_tables.h"
 #include "query/opened_trace.h"
 #include "query/query_session.h"
+#include "query/schema.h"
 #include "util/error.h"
 
 namespace py = pybind11;
@@ -29,6 +34,31 @@ namespace {
 // or (SQLite lets a column mix them) cells.
 class ColumnBuilder {
  public:
+  // Typed, for the bulk reading: no cell in between.
+  void AddInt(int64_t v) {
+    if (kind_ != Kind::kInteger) return Add(analysis::Cell(v));
+    NotNull();
+    ints_.push_back(v);
+  }
+  void AddReal(double v) {
+    if (kind_ != Kind::kReal) return Add(analysis::Cell(v));
+    NotNull();
+    reals_.push_back(v);
+  }
+  // Room for `rows` rows of the kind the column will hold.
+  void Reserve(size_t rows, bool integers) {
+    if (integers) ints_.reserve(rows);
+    else reals_.reserve(rows);
+  }
+  void AddNull() { Add(analysis::Cell()); }
+  // A text as one shared Python string.
+  void AddText(const py::object& text) {
+    if (kind_ == Kind::kNone) Become(Kind::kText);
+    if (kind_ != Kind::kText && kind_ != Kind::kMixed) Become(Kind::kMixed);
+    NotNull();
+    texts_.push_back(text);
+  }
+
   void Add(const analysis::Cell& cell) {
     const bool null = std::holds_alternative<std::monostate>(cell);
     if (kind_ != Kind::kMixed) {
@@ -40,7 +70,8 @@ class ColumnBuilder {
       else if (kind == Kind::kReal && kind_ == Kind::kInteger) Become(Kind::kReal);
       else if (kind != kind_ && !(kind == Kind::kInteger && kind_ == Kind::kReal)) Become(Kind::kMixed);
     }
-    null_.push_back(null ? 1 : 0);
+    if (null) Null();
+    else NotNull();
     switch (kind_) {
       case Kind::kNone: break;
       case Kind::kInteger: ints_.push_back(null ? 0 : std::get<int64_t>(cell)); break;
@@ -55,12 +86,12 @@ class ColumnBuilder {
   }
 
   py::object Finish() {
-    const size_t n = null_.size();
+    const size_t n = rows_;
+    const bool any_null = std::find(null_.begin(), null_.end(), 1) != null_.end();
+    if (any_null) null_.resize(n, 0);
     switch (kind_) {
       case Kind::kInteger: {
         py::array_t<int64_t> values(static_cast<py::ssize_t>(n), ints_.data());
-        bool any_null = false;
-        for (uint8_t b : null_) any_null |= b != 0;
         if (!any_null) return values;
         py::array_t<bool> mask(static_cast<py::ssize_t>(n));
         bool* m = mask.mutable_data();
@@ -86,17 +117,30 @@ class ColumnBuilder {
  private:
   enum class Kind { kNone, kInteger, kReal, kText, kMixed };
 
+  // The row's NULL flag: kept only once a NULL came (null_ then has one
+  // a row; before, every row so far was not NULL).
+  void NotNull() {
+    if (!null_.empty()) null_.push_back(0);
+    ++rows_;
+  }
+  void Null() {
+    null_.resize(rows_, 0);
+    null_.push_back(1);
+    ++rows_;
+  }
+  bool IsNull(size_t i) const { return i < null_.size() && null_[i] != 0; }
+
   // From the values so far to `kind`.
   void Become(Kind kind) {
-    const size_t n = null_.size();
+    const size_t n = rows_;
     if (kind == Kind::kReal && kind_ == Kind::kInteger) {
       for (size_t i = 0; i < n; ++i)
-        reals_.push_back(null_[i] ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(ints_[i]));
+        reals_.push_back(IsNull(i) ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(ints_[i]));
       ints_.clear();
     } else if (kind == Kind::kMixed) {
       std::vector<py::object> objects;
       for (size_t i = 0; i < n; ++i) {
-        if (null_[i]) objects.push_back(py::none());
+        if (IsNull(i)) objects.push_back(py::none());
         else if (kind_ == Kind::kInteger) objects.push_back(py::int_(ints_[i]));
         else if (kind_ == Kind::kReal) objects.push_back(py::float_(reals_[i]));
         else objects.push_back(texts_[i]);
@@ -127,12 +171,24 @@ class ColumnBuilder {
   }
 
   Kind kind_ = Kind::kNone;
+  size_t rows_ = 0;
   std::vector<uint8_t> null_;
   std::vector<int64_t> ints_;
   std::vector<double> reals_;
   std::vector<py::object> texts_;
   std::unordered_map<std::string, py::object> strings_;
 };
+
+// The columns as a DataFrame, in order.
+py::object Frame(const std::vector<std::string>& names, std::vector<ColumnBuilder>& columns) {
+  py::dict data;
+  py::list order;
+  for (size_t c = 0; c < names.size(); ++c) {
+    data[py::str(names[c])] = columns[c].Finish();
+    order.append(names[c]);
+  }
+  return py::module_::import("pandas").attr("DataFrame")(data, py::arg("columns") = order);
+}
 
 // A trace and its SQL session.
 class PyTrace {
@@ -141,7 +197,119 @@ class PyTrace {
       : opened_(files, options, store::CacheBudget::Serving(size_t{512} << 20)),
         session_(opened_.source(), opened_.files()) {}
 
-  // The last statement's rows of `sql`, `parameters` bound in order.
+  // The entities of a table ("states", "events", "links", "variables")
+  // meeting [start, end] (the tables' time; an event: at a time in it), of
+  // the containers given by id or by name or path, of the types given by
+  // name: the rows of the same selection in SQL, read from the chunks into
+  // the columns without SQLite.
+  py::object Entities(const std::string& table, std::optional<double> start, std::optional<double> end,
+                      std::optional<std::vector<int64_t>> container_ids,
+                      std::optional<std::vector<std::string>> container_names,
+                      std::optional<std::vector<std::string>> type_names) {
+    const EntitySource& source = opened_.source();
+    const Trace& trace = source.trace();
+    const query::TableSpec& spec = query::TableNamed(table);
+    const TypeKind kind = table == "states" ? TypeKind::kState
+                          : table == "events" ? TypeKind::kEvent
+                          : table == "links"  ? TypeKind::kLink
+                                              : TypeKind::kVariable;
+    const query::Clock clock(trace.time_base());
+    query::EntityPlan plan = query::EntityPlan::Of(trace, kind);
+    if (container_ids || container_names) {
+      std::vector<bool> wanted(trace.containers().size(), false);
+      for (int64_t id : container_ids.value_or(std::vector<int64_t>{}))
+        if (id >= 0 && static_cast<size_t>(id) < wanted.size()) wanted[static_cast<size_t>(id)] = true;
+      const std::vector<std::string> names = container_names.value_or(std::vector<std::string>{});
+      for (ContainerId c = 1; c < trace.containers().size(); ++c)
+        for (const std::string& name : names)
+          if (trace.Str(trace.container(c).name) == name || trace.ContainerPath(c) == name) wanted[c] = true;
+      plan.KeepStores([&](uint32_t k) { return wanted[trace.stores()[k].container]; });
+    }
+    if (type_names)
+      plan.KeepStores([&](uint32_t k) {
+        const std::string_view name = trace.Str(trace.type(trace.stores()[k].type).name);
+        for (const std::string& t : *type_names)
+          if (name == t) return true;
+        return false;
+      });
+    if (start) plan.t1 = clock.ModelTime(*start);
+    if (end) plan.t2 = clock.ModelTime(*end);
+    const double t1 = plan.t1, t2 = plan.t2;
+
+    std::vector<ColumnBuilder> columns(spec.columns.size());
+    std::unordered_map<StringId, py::object> texts;
+    auto text = [&](StringId id) -> const py::object& {
+      auto [at, added] = texts.try_emplace(id);
+      if (added) at->second = py::str(std::string(trace.Str(id)));
+      return at->second;
+    };
+    const query::EntityIds ids(source);
+    auto time = [&](ColumnBuilder& b, double t) {
+      if (clock.whole()) b.AddInt(clock.Ticks(t));
+      else b.AddReal(t);
+    };
+    auto ns = [&](ColumnBuilder& b, double t) {
+      if (clock.whole()) b.AddInt(clock.Ns(clock.Ticks(t)));
+      else b.AddNull();
+    };
+    auto container = [&](ColumnBuilder& b, ContainerId c) {
+      if (c == kNone) b.AddNull();
+      else b.AddInt(c);
+    };
+    if (!start && !end) {  // every entity of the stores: their count is known
+      uint64_t rows = 0;
+      for (uint32_t k : plan.stores) rows += source.size(k);
+      for (size_t col = 0; col < columns.size(); ++col) {
+        const query::Role role = spec.columns[col].role;
+        const bool text = role == query::Role::kType || role == query::Role::kKey ||
+                          (role == query::Role::kValue && kind != TypeKind::kVariable);
+        if (!text) columns[col].Reserve(rows, clock.whole() || role == query::Role::kId ||
+                                                  role == query::Role::kContainer || role == query::Role::kDepth);
+      }
+    }
+    query::EntityScan scan(source, std::move(plan));
+    while (scan.NextPiece()) {
+      for (const EntityChunk& c : scan.chunks()) {
+        for (size_t i = 0; i < c.size(); ++i) {
+          // The SQL selection's own test (events: ts in [start, end]).
+          const double a = c.start[i], b = kind == TypeKind::kEvent ? a : c.End(i);
+          if (b < t1 || a > t2) continue;
+          for (size_t col = 0; col < columns.size(); ++col) {
+            ColumnBuilder& out = columns[col];
+            switch (spec.columns[col].role) {
+              case query::Role::kId: out.AddInt(ids.Id(c.store, c.index + i)); break;
+              case query::Role::kContainer: container(out, c.container); break;
+              case query::Role::kType: out.AddText(text(c.type_name)); break;
+              case query::Role::kValue:
+                if (kind == TypeKind::kVariable) out.AddReal(c.Number(i));
+                else out.AddText(text(c.Value(i)));
+                break;
+              case query::Role::kKey: out.AddText(text(c.Key(i))); break;
+              case query::Role::kTs: time(out, a); break;
+              case query::Role::kEnd: time(out, c.End(i)); break;
+              case query::Role::kDur:
+                if (clock.whole()) out.AddInt(clock.Ticks(c.End(i)) - clock.Ticks(a));
+                else out.AddReal(c.Duration(i));
+                break;
+              case query::Role::kDepth: out.AddInt(c.Level(i)); break;
+              case query::Role::kSrc: container(out, c.PeerStart(i)); break;
+              case query::Role::kDst: container(out, c.PeerEnd(i)); break;
+              case query::Role::kTsNs: ns(out, a); break;
+              case query::Role::kEndNs: ns(out, c.End(i)); break;
+              case query::Role::kDurNs:
+                if (clock.whole()) out.AddInt(clock.Ns(clock.Ticks(c.End(i))) - clock.Ns(clock.Ticks(a)));
+                else out.AddNull();
+                break;
+              case query::Role::kNone: out.AddNull(); break;
+            }
+          }
+        }
+      }
+    }
+    return Frame(query::TableColumns(spec), columns);
+  }
+
+  // The last statement's rows of `sql`.
   py::object Query(const std::string& sql) {
     std::vector<ColumnBuilder> columns;
     std::vector<std::string> names;
@@ -156,14 +324,9 @@ class PyTrace {
         fresh = last;
       });
     }
-    py::dict data;
-    py::list order;
-    for (size_t c = 0; c < names.size(); ++c) {
-      data[py::str(names[c])] = columns[c].Finish();
-      order.append(names[c]);
-    }
-    return py::module_::import("pandas").attr("DataFrame")(data, py::arg("columns") = order);
+    return Frame(names, columns);
   }
+
 
  private:
   query::OpenedTrace opened_;
@@ -178,7 +341,10 @@ PYBIND11_MODULE(_macroscope, m) {
 
   py::class_<PyTrace>(m, "_Trace")
       .def("query", &PyTrace::Query, py::arg("sql"),
-           "The rows of the last statement of `sql` (SQLite's SQL over the trace's tables) as a DataFrame");
+           "The rows of the last statement of `sql` (SQLite's SQL over the trace's tables) as a DataFrame")
+      .def("entities", &PyTrace::Entities, py::arg("table"), py::arg("start"), py::arg("end"),
+           py::arg("container_ids"), py::arg("container_names"), py::arg("type_names"),
+           "The rows of an entity table meeting a window, of containers and types, read from the chunks");
 
   m.def(
       "_open",

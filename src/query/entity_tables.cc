@@ -1,23 +1,21 @@
 #include "query/entity_tables.h"
 
 #include <algorithm>
-#include <deque>
 #include <exception>
-#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/entity_chunk.h"
 #include "query/clock.h"
+#include "query/entity_scan.h"
 #include "query/rows_table.h"
 #include "query/schema.h"
 
 namespace macroscope::query {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // What a table is: its columns, the kind of entity (none: args, every
 // kind), the source.
@@ -42,27 +40,9 @@ struct Table : sqlite3_vtab {
 constexpr char kContainerEq = 'c', kTypeEq = 't', kValueEq = 'v', kIdEq = 'i', kAfter = 'a', kBefore = 'b',
                kTimeEq = 'e', kKeyEq = 'k', kAfterNs = 'A', kBeforeNs = 'B', kTimeEqNs = 'E';
 
-// What xFilter decided to read.
-struct Plan {
-  std::vector<uint32_t> stores;
-  double t1 = -kInf, t2 = kInf;
-  StringId value = StringPool::kNoId;  // kNoId: any
-  StringId key = StringPool::kNoId;    // args: the field's name; kNoId: any
-  bool one = false;                    // the entity `store`:`place` only
-  uint32_t store = 0;
-  uint64_t place = 0;
-  bool none = false;  // a constraint no entity meets
-};
-
 struct Cursor : sqlite3_vtab_cursor {
-  Plan plan;
-  size_t next_store = 0;  // in plan.stores
-  size_t store_pos = 0;   // plan.stores[store_pos] is being read…
-  size_t next_piece = 0;  // …and its next piece
-  bool in_store = false;
-  std::deque<EntityStore> owned;   // the piece's chunks copied (a store on disk)
-  std::vector<EntityChunk> chunks;  // the piece's chunks
-  size_t chunk = 0, row = 0;
+  std::optional<EntityScan> scan;
+  size_t chunk = 0, row = 0;  // in scan->chunks()
   // args: the current entity's fields and the one being read.
   std::vector<ExtraField> fields;
   size_t field = 0;
@@ -71,7 +51,8 @@ struct Cursor : sqlite3_vtab_cursor {
 
   Cursor() : sqlite3_vtab_cursor{} {}
   const Table& table() const { return *static_cast<const Table*>(pVtab); }
-  const EntityChunk& current() const { return chunks[chunk]; }
+  const EntityChunk& current() const { return scan->chunks()[chunk]; }
+  const EntityPlan& plan() const { return scan->plan(); }
 };
 
 // Runs `f`, turning an exception into SQLite's error with its message.
@@ -203,16 +184,10 @@ std::string_view TextOf(sqlite3_value* v) {
   return text ? std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(v))) : std::string_view();
 }
 
-// Keeps the stores of plan.stores that `keep(store)` says.
-template <class F>
-void KeepStores(Plan& plan, F&& keep) {
-  std::erase_if(plan.stores, [&](uint32_t k) { return !keep(k); });
-}
-
-Plan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value** argv) {
+EntityPlan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value** argv) {
   const EntitySource& source = *t.context->source;
   const Trace& trace = source.trace();
-  Plan plan;
+  EntityPlan plan;
   plan.stores = t.stores;
   for (int i = 0; i < argc && codes[i] != 0; ++i) {
     sqlite3_value* v = argv[i];
@@ -224,19 +199,19 @@ Plan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value** argv)
           break;
         }
         plan.one = true;
-        KeepStores(plan, [&](uint32_t k) { return k == plan.store; });
+        plan.KeepStores([&](uint32_t k) { return k == plan.store; });
         break;
       }
       case kContainerEq: {
         if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER) break;
         const int64_t c = sqlite3_value_int64(v);
-        KeepStores(plan, [&](uint32_t k) { return trace.stores()[k].container == c; });
+        plan.KeepStores([&](uint32_t k) { return trace.stores()[k].container == c; });
         break;
       }
       case kTypeEq: {
         if (sqlite3_value_type(v) != SQLITE_TEXT) break;
         const std::string_view name = TextOf(v);
-        KeepStores(plan, [&](uint32_t k) { return trace.Str(trace.type(trace.stores()[k].type).name) == name; });
+        plan.KeepStores([&](uint32_t k) { return trace.Str(trace.type(trace.stores()[k].type).name) == name; });
         break;
       }
       case kValueEq:
@@ -268,67 +243,7 @@ Plan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value** argv)
       }
     }
   }
-  if (plan.t1 > plan.t2) plan.none = true;
-  if (plan.none) plan.stores.clear();
   return plan;
-}
-
-// Whether row `i` of `c` may match the plan (SQLite checks the rest).
-bool Meets(const Plan& plan, const EntityChunk& c, size_t i) {
-  if (plan.value != StringPool::kNoId && c.Value(i) != plan.value) return false;
-  if (plan.t1 == -kInf && plan.t2 == kInf) return true;
-  const double a = c.start[i], b = c.End(i);
-  return std::max(a, b) >= plan.t1 && std::min(a, b) <= plan.t2;
-}
-
-// The chunk `c` as the cursor keeps it: a view of the trace in memory, or
-// a copy of a chunk of a store on disk (valid during the visit only).
-void Keep(Cursor& cursor, const EntityChunk& c, bool in_memory) {
-  if (in_memory) {
-    cursor.chunks.push_back(c);
-    return;
-  }
-  EntityStore& copy = cursor.owned.emplace_back();
-  copy.kind = c.kind;
-  copy.container = c.container;
-  copy.type = c.type;
-  AppendChunk(copy, c);
-  EntityChunk view = EntityChunk::Of(copy, 0, copy.size());
-  view.store = c.store;
-  view.index = c.index;
-  view.type_name = c.type_name;
-  view.container_name = c.container_name;
-  cursor.chunks.push_back(view);
-}
-
-// Reads the next piece that has chunks; false at the end of the plan.
-bool LoadPiece(Cursor& cursor) {
-  const Table& t = cursor.table();
-  const EntitySource& source = *t.context->source;
-  const Plan& plan = cursor.plan;
-  cursor.owned.clear();
-  cursor.chunks.clear();
-  cursor.chunk = cursor.row = 0;
-  if (plan.one) {  // the one entity, once
-    if (cursor.in_store || plan.stores.empty()) return false;
-    cursor.in_store = true;
-    const bool in_memory = source.in_memory(plan.store) != nullptr;
-    source.Find(plan.store, plan.place, [&](const EntityChunk& c, size_t i) { Keep(cursor, c.Sub(i, 1), in_memory); });
-    return !cursor.chunks.empty();
-  }
-  while (cursor.store_pos < plan.stores.size()) {
-    const uint32_t k = plan.stores[cursor.store_pos];
-    const size_t pieces = source.pieces(k);
-    const bool in_memory = source.in_memory(k) != nullptr;
-    while (cursor.next_piece < pieces) {
-      source.VisitPiece(k, cursor.next_piece++, plan.t1, plan.t2,
-                        [&](const EntityChunk& c) { Keep(cursor, c, in_memory); });
-      if (!cursor.chunks.empty()) return true;
-    }
-    ++cursor.store_pos;
-    cursor.next_piece = 0;
-  }
-  return false;
 }
 
 // args: the current entity's fields (of the plan's key), from the first.
@@ -337,7 +252,7 @@ void LoadFields(Cursor& cursor) {
   cursor.field = 0;
   const EntityChunk& c = cursor.current();
   c.ForEachField(cursor.row, [&](const ExtraField& f) {
-    if (cursor.plan.key == StringPool::kNoId || f.name == cursor.plan.key) cursor.fields.push_back(f);
+    if (cursor.plan().key == StringPool::kNoId || f.name == cursor.plan().key) cursor.fields.push_back(f);
   });
 }
 
@@ -346,21 +261,22 @@ void LoadFields(Cursor& cursor) {
 void Settle(Cursor& cursor) {
   const bool is_args = !cursor.table().context->kind;
   for (;;) {
-    while (cursor.chunk < cursor.chunks.size()) {
+    while (cursor.chunk < cursor.scan->chunks().size()) {
       const EntityChunk& c = cursor.current();
       if (is_args && !c.HasFields()) {
         ++cursor.chunk, cursor.row = 0;
         continue;
       }
       for (; cursor.row < c.size(); ++cursor.row) {
-        if (!Meets(cursor.plan, c, cursor.row)) continue;
+        if (!cursor.plan().Meets(c, cursor.row)) continue;
         if (!is_args) return;
         LoadFields(cursor);
         if (!cursor.fields.empty()) return;
       }
       ++cursor.chunk, cursor.row = 0;
     }
-    if (!LoadPiece(cursor)) {
+    cursor.chunk = cursor.row = 0;
+    if (!cursor.scan->NextPiece()) {
       cursor.eof = true;
       return;
     }
@@ -370,12 +286,9 @@ void Settle(Cursor& cursor) {
 int Filter(sqlite3_vtab_cursor* base, int, const char* codes, int argc, sqlite3_value** argv) {
   auto& cursor = *static_cast<Cursor*>(base);
   return Guarded(base->pVtab, [&] {
-    cursor.plan = MakePlan(cursor.table(), codes ? codes : "", argc, argv);
-    cursor.store_pos = cursor.next_piece = 0;
-    cursor.in_store = cursor.eof = false;
+    cursor.scan.emplace(*cursor.table().context->source, MakePlan(cursor.table(), codes ? codes : "", argc, argv));
+    cursor.eof = false;
     cursor.serial = 0;
-    cursor.owned.clear();
-    cursor.chunks.clear();
     cursor.chunk = cursor.row = 0;
     Settle(cursor);
     return SQLITE_OK;

@@ -17,7 +17,7 @@ from ._macroscope import Error, _open
 __all__ = ["open", "Trace", "Error"]
 
 
-def _literal(value):
+def _literal(value):  # for the analyses' arguments
     """A Python value as an SQL literal (numbers exactly, texts quoted)."""
     if value is None:
         return "NULL"
@@ -51,28 +51,13 @@ class Trace:
         return self._native.query(sql)
 
     def _entities(self, table, start, end, containers, types):
-        where = []
-        if start is not None:
-            where.append('"end" >= %s' % _literal(start) if table != "events" else "ts >= %s" % _literal(start))
-        if end is not None:
-            where.append("ts <= %s" % _literal(end))
+        """The rows of `SELECT * FROM table WHERE …` for these selections
+        (docs/python.md), read from the chunks into NumPy columns."""
+        ids = names = None
         if containers is not None:
             ids = [c for c in containers if isinstance(c, int)]
-            names = [c for c in containers if not isinstance(c, int)]
-            alternatives = []
-            if ids:
-                alternatives.append("container IN (%s)" % ", ".join(_literal(i) for i in ids))
-            if names:
-                listed = ", ".join(_literal(n) for n in names)
-                alternatives.append(
-                    "container IN (SELECT id FROM containers WHERE name IN (%s) OR path IN (%s))" % (listed, listed))
-            where.append("(%s)" % " OR ".join(alternatives) if alternatives else "0")
-        if types is not None:
-            where.append("type IN (%s)" % (", ".join(_literal(t) for t in types) or "NULL"))
-        sql = "SELECT * FROM %s" % table
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        return self.query(sql + " ORDER BY id")
+            names = [str(c) for c in containers if not isinstance(c, int)]
+        return self._native.entities(table, start, end, ids, names, None if types is None else list(types))
 
     def states(self, start=None, end=None, containers=None, types=None):
         """States meeting [start, end] (times as the table's ts), of these

@@ -1,0 +1,63 @@
+#include "query/entity_scan.h"
+
+#include "model/entity_chunk.h"
+
+namespace macroscope::query {
+
+EntityPlan EntityPlan::Of(const Trace& trace, std::optional<TypeKind> kind) {
+  EntityPlan plan;
+  for (uint32_t k = 0; k < trace.stores().size(); ++k)
+    if (!kind || trace.stores()[k].kind == *kind) plan.stores.push_back(k);
+  return plan;
+}
+
+EntityScan::EntityScan(const EntitySource& source, EntityPlan plan) : source_(source), plan_(std::move(plan)) {
+  if (plan_.t1 > plan_.t2) plan_.none = true;
+  if (plan_.none) plan_.stores.clear();
+}
+
+// A view of the trace in memory, or a copy of a chunk of a store on disk
+// (whose view is valid during the visit only).
+void EntityScan::Keep(const EntityChunk& c, bool in_memory) {
+  if (in_memory) {
+    chunks_.push_back(c);
+    return;
+  }
+  EntityStore& copy = owned_.emplace_back();
+  copy.kind = c.kind;
+  copy.container = c.container;
+  copy.type = c.type;
+  AppendChunk(copy, c);
+  EntityChunk view = EntityChunk::Of(copy, 0, copy.size());
+  view.store = c.store;
+  view.index = c.index;
+  view.type_name = c.type_name;
+  view.container_name = c.container_name;
+  chunks_.push_back(view);
+}
+
+bool EntityScan::NextPiece() {
+  owned_.clear();
+  chunks_.clear();
+  if (plan_.one) {  // the one entity, once
+    if (done_one_ || plan_.stores.empty()) return false;
+    done_one_ = true;
+    const bool in_memory = source_.in_memory(plan_.store) != nullptr;
+    source_.Find(plan_.store, plan_.place, [&](const EntityChunk& c, size_t i) { Keep(c.Sub(i, 1), in_memory); });
+    return !chunks_.empty();
+  }
+  while (store_pos_ < plan_.stores.size()) {
+    const uint32_t k = plan_.stores[store_pos_];
+    const size_t pieces = source_.pieces(k);
+    const bool in_memory = source_.in_memory(k) != nullptr;
+    while (next_piece_ < pieces) {
+      source_.VisitPiece(k, next_piece_++, plan_.t1, plan_.t2, [&](const EntityChunk& c) { Keep(c, in_memory); });
+      if (!chunks_.empty()) return true;
+    }
+    ++store_pos_;
+    next_piece_ = 0;
+  }
+  return false;
+}
+
+}  // namespace macroscope::query
