@@ -1,5 +1,7 @@
 #include "query/entity_scan.h"
 
+#include <algorithm>
+
 #include "model/entity_chunk.h"
 
 namespace macroscope::query {
@@ -36,6 +38,25 @@ void EntityScan::Keep(const EntityChunk& c, bool in_memory) {
   chunks_.push_back(view);
 }
 
+// A store in memory with its interval index, and a window: the runs of
+// the entities the index says meet it, in store order (ids ascending, as
+// a scan gives them). False (nothing done) when the index is not there or
+// the window holds most of the store: the whole store is then read.
+bool EntityScan::InWindow(const EntityStore& store) {
+  if (plan_.t1 == -EntityPlan::kInf && plan_.t2 == EntityPlan::kInf) return false;
+  if (store.index.size() != store.size() || store.size() == 0) return false;
+  std::vector<uint32_t> places = store.index.Query(plan_.t1, plan_.t2);
+  if (places.size() * 2 > store.size()) return false;
+  std::sort(places.begin(), places.end());
+  for (size_t i = 0; i < places.size();) {
+    size_t j = i + 1;
+    while (j < places.size() && places[j] == places[j - 1] + 1) ++j;
+    chunks_.push_back(EntityChunk::Of(source_.trace(), store, places[i], places[j - 1] + size_t{1}));
+    i = j;
+  }
+  return true;
+}
+
 bool EntityScan::NextPiece() {
   owned_.clear();
   chunks_.clear();
@@ -49,7 +70,13 @@ bool EntityScan::NextPiece() {
   while (store_pos_ < plan_.stores.size()) {
     const uint32_t k = plan_.stores[store_pos_];
     const size_t pieces = source_.pieces(k);
-    const bool in_memory = source_.in_memory(k) != nullptr;
+    const EntityStore* memory = source_.in_memory(k);
+    const bool in_memory = memory != nullptr;
+    if (in_memory && next_piece_ == 0 && InWindow(*memory)) {
+      ++store_pos_;
+      if (!chunks_.empty()) return true;
+      continue;
+    }
     while (next_piece_ < pieces) {
       source_.VisitPiece(k, next_piece_++, plan_.t1, plan_.t2, [&](const EntityChunk& c) { Keep(c, in_memory); });
       if (!chunks_.empty()) return true;

@@ -1,6 +1,7 @@
 // What a query reads of a trace's entities: the stores its constraints
 // pick, the chunks of their pieces (model/entity_source.h) that meet its
-// window, the rows that may match. The SQL tables' cursors
+// window (in a trace in memory, the runs of entities its interval index
+// finds), the rows that may match. The SQL tables' cursors
 // (entity_tables.h) and the Python module's bulk reading both read through
 // it, one piece at a time.
 #pragma once
@@ -57,6 +58,7 @@ class EntityScan {
 
  private:
   void Keep(const EntityChunk& c, bool in_memory);
+  bool InWindow(const EntityStore& store);
 
   const EntitySource& source_;
   EntityPlan plan_;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/table_writer.h"
+#include "formats/format.h"
 #include "query/query_session.h"
 #include "store/store_source.h"
 #include "test_support.h"
@@ -97,6 +98,37 @@ TEST_F(QueryReadingTest, AWindowReadsTheChunksThatMeetIt) {
   EXPECT_EQ(scan, all);
   EXPECT_GT(window, 0u);
   EXPECT_LT(window * 10, all) << "a window of 1 % read " << window << " of " << all << " chunks";
+}
+
+// A trace in memory: a window reads the entities its stores' interval
+// indexes find, no whole store, and gives the rows of a scan.
+TEST_F(QueryReadingTest, AWindowInMemoryAsksTheIndex) {
+  Trace trace;
+  formats::ReadTrace({store_}, formats::ReadOptions(), trace);
+  trace.BuildIndexes();
+  TraceSource memory(trace);
+  CountingSource counting(memory);
+  query::QuerySession session(counting, {store_});
+  auto csv = [&](const std::string& sql) {
+    return analysis::FormatTable(session.Query(sql), analysis::TableFormat::kCsv);
+  };
+  const std::string window = csv(
+      "SELECT value, count(*), sum(dur), min(id), max(id) FROM states WHERE \"end\" > (SELECT start + (\"end\" - "
+      "start) / 2 FROM trace_info) AND ts < (SELECT start + (\"end\" - start) * 51 / 100 FROM trace_info) GROUP BY 1 "
+      "ORDER BY 1");
+  EXPECT_EQ(counting.chunks, 0u);  // no whole store visited
+  const std::string scan = csv(
+      "SELECT value, count(*), sum(dur), min(id), max(id) FROM states WHERE \"end\" + 0 > (SELECT start + (\"end\" "
+      "- start) / 2 FROM trace_info) AND ts + 0 < (SELECT start + (\"end\" - start) * 51 / 100 FROM trace_info) "
+      "GROUP BY 1 ORDER BY 1");
+  EXPECT_GT(counting.chunks, 0u);
+  EXPECT_EQ(window, scan);
+  // And the same rows as the store gives.
+  uint64_t read = 0;
+  EXPECT_EQ(window, Run("SELECT value, count(*), sum(dur), min(id), max(id) FROM states WHERE \"end\" > (SELECT start "
+                        "+ (\"end\" - start) / 2 FROM trace_info) AND ts < (SELECT start + (\"end\" - start) * 51 / "
+                        "100 FROM trace_info) GROUP BY 1 ORDER BY 1",
+                        read));
 }
 
 TEST_F(QueryReadingTest, AContainerAndAnIdReadTheirOwnChunks) {
