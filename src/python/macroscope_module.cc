@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "query/clock.h"
+#include "query/entity_columns.h"
 #include "query/entity_scan.h"
 #include "query/entity_tables.h"
 #include "query/opened_trace.h"
@@ -237,24 +238,21 @@ class PyTrace {
     const double t1 = plan.t1, t2 = plan.t2;
 
     std::vector<ColumnBuilder> columns(spec.columns.size());
-    std::unordered_map<StringId, py::object> texts;
-    auto text = [&](StringId id) -> const py::object& {
-      auto [at, added] = texts.try_emplace(id);
-      if (added) at->second = py::str(std::string(trace.Str(id)));
-      return at->second;
-    };
+    std::unordered_map<StringId, py::object> texts;  // one Python string a text
     const query::EntityIds ids(source);
-    auto time = [&](ColumnBuilder& b, double t) {
-      if (clock.whole()) b.AddInt(clock.Ticks(t));
-      else b.AddReal(t);
-    };
-    auto ns = [&](ColumnBuilder& b, double t) {
-      if (clock.whole()) b.AddInt(clock.Ns(clock.Ticks(t)));
-      else b.AddNull();
-    };
-    auto container = [&](ColumnBuilder& b, ContainerId c) {
-      if (c == kNone) b.AddNull();
-      else b.AddInt(c);
+    // A column's value into its builder.
+    struct Out {
+      ColumnBuilder& column;
+      std::unordered_map<StringId, py::object>& texts;
+      const Trace& trace;
+      void Int(int64_t v) { column.AddInt(v); }
+      void Real(double v) { column.AddReal(v); }
+      void Null() { column.AddNull(); }
+      void Text(StringId id) {
+        auto [at, added] = texts.try_emplace(id);
+        if (added) at->second = py::str(std::string(trace.Str(id)));
+        column.AddText(at->second);
+      }
     };
     if (!start && !end) {  // every entity of the stores: their count is known
       uint64_t rows = 0;
@@ -275,33 +273,8 @@ class PyTrace {
           const double a = c.start[i], b = kind == TypeKind::kEvent ? a : c.End(i);
           if (b < t1 || a > t2) continue;
           for (size_t col = 0; col < columns.size(); ++col) {
-            ColumnBuilder& out = columns[col];
-            switch (spec.columns[col].role) {
-              case query::Role::kId: out.AddInt(ids.Id(c.store, c.index + i)); break;
-              case query::Role::kContainer: container(out, c.container); break;
-              case query::Role::kType: out.AddText(text(c.type_name)); break;
-              case query::Role::kValue:
-                if (kind == TypeKind::kVariable) out.AddReal(c.Number(i));
-                else out.AddText(text(c.Value(i)));
-                break;
-              case query::Role::kKey: out.AddText(text(c.Key(i))); break;
-              case query::Role::kTs: time(out, a); break;
-              case query::Role::kEnd: time(out, c.End(i)); break;
-              case query::Role::kDur:
-                if (clock.whole()) out.AddInt(clock.Ticks(c.End(i)) - clock.Ticks(a));
-                else out.AddReal(c.Duration(i));
-                break;
-              case query::Role::kDepth: out.AddInt(c.Level(i)); break;
-              case query::Role::kSrc: container(out, c.PeerStart(i)); break;
-              case query::Role::kDst: container(out, c.PeerEnd(i)); break;
-              case query::Role::kTsNs: ns(out, a); break;
-              case query::Role::kEndNs: ns(out, c.End(i)); break;
-              case query::Role::kDurNs:
-                if (clock.whole()) out.AddInt(clock.Ns(clock.Ticks(c.End(i))) - clock.Ns(clock.Ticks(a)));
-                else out.AddNull();
-                break;
-              case query::Role::kNone: out.AddNull(); break;
-            }
+            Out out{columns[col], texts, trace};
+            query::PutColumn(spec.columns[col].role, c, i, clock, ids, out);
           }
         }
       }

@@ -9,8 +9,8 @@
 
 #include "model/entity_chunk.h"
 #include "query/clock.h"
+#include "query/entity_columns.h"
 #include "query/entity_scan.h"
-#include "query/rows_table.h"
 #include "query/schema.h"
 
 namespace macroscope::query {
@@ -308,55 +308,31 @@ int Next(sqlite3_vtab_cursor* base) {
 
 int Eof(sqlite3_vtab_cursor* base) { return static_cast<Cursor*>(base)->eof ? 1 : 0; }
 
-void ResultText(sqlite3_context* ctx, const Trace& trace, StringId id) {
-  const std::string_view text = trace.Str(id);
-  // The pool's texts never move while the trace lives.
-  sqlite3_result_text(ctx, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-}
-
-void ResultContainer(sqlite3_context* ctx, ContainerId id) {
-  if (id == kNone) return sqlite3_result_null(ctx);
-  sqlite3_result_int64(ctx, id);
-}
+// A column's value as SQLite's result.
+struct SqliteOut {
+  sqlite3_context* ctx;
+  const Trace& trace;
+  void Int(int64_t v) { sqlite3_result_int64(ctx, v); }
+  void Real(double v) { sqlite3_result_double(ctx, v); }
+  void Null() { sqlite3_result_null(ctx); }
+  void Text(StringId id) {
+    const std::string_view text = trace.Str(id);
+    // The pool's texts never move while the trace lives.
+    sqlite3_result_text(ctx, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+  }
+};
 
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   const auto& cursor = *static_cast<Cursor*>(base);
   const Table& t = cursor.table();
-  const Trace& trace = t.context->source->trace();
   const EntityChunk& c = cursor.current();
-  const size_t i = cursor.row;
+  SqliteOut out{ctx, t.context->source->trace()};
   if (!t.context->kind) {  // args
-    if (column == 0) sqlite3_result_int64(ctx, t.ids.Id(c.store, c.index + i));
-    else ResultText(ctx, trace, column == 1 ? cursor.fields[cursor.field].name : cursor.fields[cursor.field].value);
+    if (column == 0) out.Int(t.ids.Id(c.store, c.index + cursor.row));
+    else out.Text(column == 1 ? cursor.fields[cursor.field].name : cursor.fields[cursor.field].value);
     return SQLITE_OK;
   }
-  const Clock& clock = t.clock;
-  switch (t.context->spec->columns[column].role) {
-    case Role::kId: sqlite3_result_int64(ctx, t.ids.Id(c.store, c.index + i)); break;
-    case Role::kContainer: ResultContainer(ctx, c.container); break;
-    case Role::kType: ResultText(ctx, trace, c.type_name); break;
-    case Role::kValue:
-      if (c.kind == TypeKind::kVariable) sqlite3_result_double(ctx, c.Number(i));
-      else ResultText(ctx, trace, c.Value(i));
-      break;
-    case Role::kKey: ResultText(ctx, trace, c.Key(i)); break;
-    case Role::kTs: ResultCell(ctx, clock.Time(c.start[i])); break;
-    case Role::kEnd: ResultCell(ctx, clock.Time(c.End(i))); break;
-    case Role::kDur:
-      if (clock.whole()) sqlite3_result_int64(ctx, clock.Ticks(c.End(i)) - clock.Ticks(c.start[i]));
-      else sqlite3_result_double(ctx, c.Duration(i));
-      break;
-    case Role::kDepth: sqlite3_result_int64(ctx, c.Level(i)); break;
-    case Role::kSrc: ResultContainer(ctx, c.PeerStart(i)); break;
-    case Role::kDst: ResultContainer(ctx, c.PeerEnd(i)); break;
-    case Role::kTsNs: ResultCell(ctx, clock.TimeNs(c.start[i])); break;
-    case Role::kEndNs: ResultCell(ctx, clock.TimeNs(c.End(i))); break;
-    case Role::kDurNs:
-      if (clock.whole()) sqlite3_result_int64(ctx, clock.Ns(clock.Ticks(c.End(i))) - clock.Ns(clock.Ticks(c.start[i])));
-      else sqlite3_result_null(ctx);
-      break;
-    case Role::kNone: sqlite3_result_null(ctx); break;
-  }
+  PutColumn(t.context->spec->columns[column].role, c, cursor.row, t.clock, t.ids, out);
   return SQLITE_OK;
 }
 
