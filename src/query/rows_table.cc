@@ -10,6 +10,28 @@ namespace macroscope::query {
 
 namespace {
 
+// A cell as SQLite's result: NULL, INTEGER, REAL or TEXT (copied).
+void ResultCell(sqlite3_context* ctx, const analysis::Cell& cell) {
+  if (const auto* i = std::get_if<int64_t>(&cell)) return sqlite3_result_int64(ctx, *i);
+  if (const auto* d = std::get_if<double>(&cell)) return sqlite3_result_double(ctx, *d);
+  if (const auto* s = std::get_if<std::string>(&cell))
+    return sqlite3_result_text(ctx, s->data(), static_cast<int>(s->size()), SQLITE_TRANSIENT);
+  sqlite3_result_null(ctx);
+}
+
+// An SQLite value as a cell.
+analysis::Cell CellOf(sqlite3_value* value) {
+  switch (sqlite3_value_type(value)) {
+    case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_value_int64(value));
+    case SQLITE_FLOAT: return sqlite3_value_double(value);
+    case SQLITE_NULL: return {};
+    default: {
+      const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
+      return std::string(text ? text : "", static_cast<size_t>(sqlite3_value_bytes(value)));
+    }
+  }
+}
+
 struct RowsVtab : sqlite3_vtab {
   const RowsTableSpec* spec = nullptr;
   // The last call's arguments and rows.
@@ -140,26 +162,6 @@ constexpr sqlite3_module kModule = {
 };
 
 }  // namespace
-
-void ResultCell(sqlite3_context* ctx, const analysis::Cell& cell) {
-  if (const auto* i = std::get_if<int64_t>(&cell)) return sqlite3_result_int64(ctx, *i);
-  if (const auto* d = std::get_if<double>(&cell)) return sqlite3_result_double(ctx, *d);
-  if (const auto* s = std::get_if<std::string>(&cell))
-    return sqlite3_result_text(ctx, s->data(), static_cast<int>(s->size()), SQLITE_TRANSIENT);
-  sqlite3_result_null(ctx);
-}
-
-analysis::Cell CellOf(sqlite3_value* value) {
-  switch (sqlite3_value_type(value)) {
-    case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_value_int64(value));
-    case SQLITE_FLOAT: return sqlite3_value_double(value);
-    case SQLITE_NULL: return {};
-    default: {
-      const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
-      return std::string(text ? text : "", static_cast<size_t>(sqlite3_value_bytes(value)));
-    }
-  }
-}
 
 void RegisterRowsTable(sqlite3* db, RowsTableSpec spec) {
   if (spec.defaults.size() != spec.arguments.size() || spec.arguments.size() > 30)

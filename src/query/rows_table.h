@@ -32,9 +32,4 @@ struct RowsTableSpec {
 // connection).
 void RegisterRowsTable(sqlite3* db, RowsTableSpec spec);
 
-// A cell as SQLite's result: NULL, INTEGER, REAL or TEXT (copied).
-void ResultCell(sqlite3_context* ctx, const analysis::Cell& cell);
-// An SQLite value as a cell.
-analysis::Cell CellOf(sqlite3_value* value);
-
 }  // namespace macroscope::query
