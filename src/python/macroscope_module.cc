@@ -47,9 +47,11 @@ class ColumnBuilder {
     reals_.push_back(v);
   }
   // Room for `rows` rows of the kind the column will hold.
-  void Reserve(size_t rows, bool integers) {
-    if (integers) ints_.reserve(rows);
-    else reals_.reserve(rows);
+  enum class Room { kIntegers, kReals, kTexts };
+  void Reserve(size_t rows, Room room) {
+    if (room == Room::kIntegers) ints_.reserve(rows);
+    else if (room == Room::kReals) reals_.reserve(rows);
+    else texts_.reserve(rows);
   }
   void AddNull() { Add(analysis::Cell()); }
   // A text as one shared Python string.
@@ -92,14 +94,14 @@ class ColumnBuilder {
     if (any_null) null_.resize(n, 0);
     switch (kind_) {
       case Kind::kInteger: {
-        py::array_t<int64_t> values(static_cast<py::ssize_t>(n), ints_.data());
+        py::array_t<int64_t> values = Handed(std::move(ints_));
         if (!any_null) return values;
         py::array_t<bool> mask(static_cast<py::ssize_t>(n));
         bool* m = mask.mutable_data();
         for (size_t i = 0; i < n; ++i) m[i] = null_[i] != 0;
         return py::module_::import("pandas").attr("arrays").attr("IntegerArray")(values, mask);
       }
-      case Kind::kReal: return py::array_t<double>(static_cast<py::ssize_t>(n), reals_.data());
+      case Kind::kReal: return Handed(std::move(reals_));
       case Kind::kNone:
         for (size_t i = 0; i < n; ++i) texts_.push_back(py::none());
         [[fallthrough]];
@@ -171,6 +173,14 @@ class ColumnBuilder {
     return py::none();
   }
 
+  // The vector's buffer as a NumPy array that owns it: no copy.
+  template <class T>
+  static py::array_t<T> Handed(std::vector<T>&& values) {
+    auto* owned = new std::vector<T>(std::move(values));
+    py::capsule free(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+    return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), free);
+  }
+
   Kind kind_ = Kind::kNone;
   size_t rows_ = 0;
   std::vector<uint8_t> null_;
@@ -188,7 +198,8 @@ py::object Frame(const std::vector<std::string>& names, std::vector<ColumnBuilde
     data[py::str(names[c])] = columns[c].Finish();
     order.append(names[c]);
   }
-  return py::module_::import("pandas").attr("DataFrame")(data, py::arg("columns") = order);
+  // copy=False: the arrays become the frame's columns as they are.
+  return py::module_::import("pandas").attr("DataFrame")(data, py::arg("columns") = order, py::arg("copy") = false);
 }
 
 // A trace and its SQL session.
@@ -240,20 +251,29 @@ class PyTrace {
     std::vector<ColumnBuilder> columns(spec.columns.size());
     std::unordered_map<StringId, py::object> texts;  // one Python string a text
     const query::EntityIds ids(source);
-    // A column's value into its builder.
+    // A column's value into its builder; a column's texts repeat (a
+    // chunk's type, a state's value), so its last one is kept at hand.
     struct Out {
       ColumnBuilder& column;
       std::unordered_map<StringId, py::object>& texts;
       const Trace& trace;
+      StringId last = StringPool::kNoId;
+      const py::object* last_text = nullptr;
       void Int(int64_t v) { column.AddInt(v); }
       void Real(double v) { column.AddReal(v); }
       void Null() { column.AddNull(); }
       void Text(StringId id) {
-        auto [at, added] = texts.try_emplace(id);
-        if (added) at->second = py::str(std::string(trace.Str(id)));
-        column.AddText(at->second);
+        if (id != last) {
+          auto [at, added] = texts.try_emplace(id);
+          if (added) at->second = py::str(std::string(trace.Str(id)));
+          last = id;
+          last_text = &at->second;
+        }
+        column.AddText(*last_text);
       }
     };
+    std::vector<Out> outs;
+    for (ColumnBuilder& column : columns) outs.push_back(Out{column, texts, trace});
     if (!start && !end) {  // every entity of the stores: their count is known
       uint64_t rows = 0;
       for (uint32_t k : plan.stores) rows += source.size(k);
@@ -261,8 +281,11 @@ class PyTrace {
         const query::Role role = spec.columns[col].role;
         const bool text = role == query::Role::kType || role == query::Role::kKey ||
                           (role == query::Role::kValue && kind != TypeKind::kVariable);
-        if (!text) columns[col].Reserve(rows, clock.whole() || role == query::Role::kId ||
-                                                  role == query::Role::kContainer || role == query::Role::kDepth);
+        const bool integers = clock.whole() || role == query::Role::kId || role == query::Role::kContainer ||
+                              role == query::Role::kDepth;
+        columns[col].Reserve(rows, text       ? ColumnBuilder::Room::kTexts
+                                   : integers ? ColumnBuilder::Room::kIntegers
+                                              : ColumnBuilder::Room::kReals);
       }
     }
     query::EntityScan scan(source, std::move(plan));
@@ -273,8 +296,7 @@ class PyTrace {
           const double a = c.start[i], b = kind == TypeKind::kEvent ? a : c.End(i);
           if (b < t1 || a > t2) continue;
           for (size_t col = 0; col < columns.size(); ++col) {
-            Out out{columns[col], texts, trace};
-            query::PutColumn(spec.columns[col].role, c, i, clock, ids, out);
+            query::PutColumn(spec.columns[col].role, c, i, clock, ids, outs[col]);
           }
         }
       }
