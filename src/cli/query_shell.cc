@@ -5,7 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,14 +50,10 @@ void PrintSchema(std::string_view only) {
 
 // A dot command; false for .quit.
 bool DotCommand(const std::string& line, analysis::TableFormat& format) {
-  std::string word, argument;
-  const size_t space = line.find_first_of(" \t");
-  word = line.substr(0, space);
-  if (space != std::string::npos) {
-    argument = line.substr(line.find_first_not_of(" \t", space) == std::string::npos ? line.size()
-                                                                                      : line.find_first_not_of(" \t", space));
-    while (!argument.empty() && (argument.back() == ' ' || argument.back() == ';')) argument.pop_back();
-  }
+  const size_t space = std::min(line.find_first_of(" \t"), line.size());
+  const std::string word = line.substr(0, space);
+  std::string argument = line.substr(std::min(line.find_first_not_of(" \t", space), line.size()));
+  while (!argument.empty() && (argument.back() == ' ' || argument.back() == ';')) argument.pop_back();
   if (word == ".quit" || word == ".exit") return false;
   if (word == ".tables") {
     for (const query::TableSpec& t : query::Tables()) std::printf("%-12s %s\n", t.name, t.doc);

@@ -46,13 +46,8 @@ class ColumnBuilder {
     NotNull();
     reals_.push_back(v);
   }
-  // Room for `rows` rows of the kind the column will hold.
-  enum class Room { kIntegers, kReals, kTexts };
-  void Reserve(size_t rows, Room room) {
-    if (room == Room::kIntegers) ints_.reserve(rows);
-    else if (room == Room::kReals) reals_.reserve(rows);
-    else texts_.reserve(rows);
-  }
+  // Room for `rows` rows, made once the first value says what they hold.
+  void Reserve(size_t rows) { reserve_ = rows; }
   void AddNull() { Add(analysis::Cell()); }
   // A text as one shared Python string.
   void AddText(const py::object& text) {
@@ -152,6 +147,9 @@ class ColumnBuilder {
       ints_.clear();
       reals_.clear();
     } else {  // from nothing (only NULLs so far)
+      if (kind == Kind::kInteger) ints_.reserve(reserve_);
+      if (kind == Kind::kReal) reals_.reserve(reserve_);
+      if (kind == Kind::kText) texts_.reserve(reserve_);
       for (size_t i = 0; i < n; ++i) {
         if (kind == Kind::kInteger) ints_.push_back(0);
         if (kind == Kind::kReal) reals_.push_back(std::numeric_limits<double>::quiet_NaN());
@@ -183,6 +181,7 @@ class ColumnBuilder {
 
   Kind kind_ = Kind::kNone;
   size_t rows_ = 0;
+  size_t reserve_ = 0;  // rows expected (Reserve)
   std::vector<uint8_t> null_;
   std::vector<int64_t> ints_;
   std::vector<double> reals_;
@@ -220,11 +219,10 @@ class PyTrace {
                       std::optional<std::vector<std::string>> type_names) {
     const EntitySource& source = opened_.source();
     const Trace& trace = source.trace();
+    const std::optional<TypeKind> entities = query::EntityKindOf(table);
+    if (!entities) throw UserError(table + ": not a table of entities (states, events, links, variables)");
+    const TypeKind kind = *entities;
     const query::TableSpec& spec = query::TableNamed(table);
-    const TypeKind kind = table == "states" ? TypeKind::kState
-                          : table == "events" ? TypeKind::kEvent
-                          : table == "links"  ? TypeKind::kLink
-                                              : TypeKind::kVariable;
     const query::Clock clock(trace.time_base());
     query::EntityPlan plan = query::EntityPlan::Of(trace, kind);
     if (container_ids || container_names) {
@@ -237,13 +235,7 @@ class PyTrace {
           if (trace.Str(trace.container(c).name) == name || trace.ContainerPath(c) == name) wanted[c] = true;
       plan.KeepStores([&](uint32_t k) { return wanted[trace.stores()[k].container]; });
     }
-    if (type_names)
-      plan.KeepStores([&](uint32_t k) {
-        const std::string_view name = trace.Str(trace.type(trace.stores()[k].type).name);
-        for (const std::string& t : *type_names)
-          if (name == t) return true;
-        return false;
-      });
+    if (type_names) plan.KeepTypes(trace, std::vector<std::string_view>(type_names->begin(), type_names->end()));
     if (start) plan.t1 = clock.ModelTime(*start);
     if (end) plan.t2 = clock.ModelTime(*end);
     const double t1 = plan.t1, t2 = plan.t2;
@@ -277,16 +269,7 @@ class PyTrace {
     if (!start && !end) {  // every entity of the stores: their count is known
       uint64_t rows = 0;
       for (uint32_t k : plan.stores) rows += source.size(k);
-      for (size_t col = 0; col < columns.size(); ++col) {
-        const query::Role role = spec.columns[col].role;
-        const bool text = role == query::Role::kType || role == query::Role::kKey ||
-                          (role == query::Role::kValue && kind != TypeKind::kVariable);
-        const bool integers = clock.whole() || role == query::Role::kId || role == query::Role::kContainer ||
-                              role == query::Role::kDepth;
-        columns[col].Reserve(rows, text       ? ColumnBuilder::Room::kTexts
-                                   : integers ? ColumnBuilder::Room::kIntegers
-                                              : ColumnBuilder::Room::kReals);
-      }
+      for (ColumnBuilder& column : columns) column.Reserve(rows);
     }
     query::EntityScan scan(source, std::move(plan));
     while (scan.NextPiece()) {
@@ -309,19 +292,16 @@ class PyTrace {
     std::vector<ColumnBuilder> columns;
     std::vector<std::string> names;
     bool fresh = true;
-    {
-      session_.Run(sql, [&](const analysis::Table& part, bool last) {
-        if (fresh) {
-          names = part.columns;
-          columns.assign(names.size(), ColumnBuilder());
-        }
-        for (size_t i = 0; i < part.cells.size(); ++i) columns[i % names.size()].Add(part.cells[i]);
-        fresh = last;
-      });
-    }
+    session_.Run(sql, [&](const analysis::Table& part, bool last) {
+      if (fresh) {
+        names = part.columns;
+        columns.assign(names.size(), ColumnBuilder());
+      }
+      for (size_t i = 0; i < part.cells.size(); ++i) columns[i % names.size()].Add(part.cells[i]);
+      fresh = last;
+    });
     return Frame(names, columns);
   }
-
 
  private:
   query::OpenedTrace opened_;

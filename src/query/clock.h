@@ -20,8 +20,6 @@ class Clock {
   bool whole() const { return base_.whole_ticks; }
   // Model time t as the clock's tick count (whole clocks only).
   int64_t Ticks(double t) const { return ClockTicks(base_, t); }
-  // A length of model time as ticks (whole clocks only).
-  static int64_t LengthTicks(double d) { return static_cast<int64_t>(d < 0 ? -(-d + 0.5) : d + 0.5); }
   // Ticks as nanoseconds: exact when a tick is a whole number of
   // nanoseconds, else rounded to the nearest (ties away from zero).
   int64_t Ns(int64_t ticks) const;

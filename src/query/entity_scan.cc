@@ -13,6 +13,13 @@ EntityPlan EntityPlan::Of(const Trace& trace, std::optional<TypeKind> kind) {
   return plan;
 }
 
+void EntityPlan::KeepTypes(const Trace& trace, std::span<const std::string_view> names) {
+  KeepStores([&](uint32_t k) {
+    const std::string_view name = trace.Str(trace.type(trace.stores()[k].type).name);
+    return std::find(names.begin(), names.end(), name) != names.end();
+  });
+}
+
 EntityScan::EntityScan(const EntitySource& source, EntityPlan plan) : source_(source), plan_(std::move(plan)) {
   if (plan_.t1 > plan_.t2) plan_.none = true;
   if (plan_.none) plan_.stores.clear();

@@ -11,6 +11,8 @@
 #include <deque>
 #include <limits>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "model/entity_source.h"
@@ -35,6 +37,8 @@ struct EntityPlan {
   void KeepStores(F&& keep) {
     std::erase_if(stores, [&](uint32_t k) { return !keep(k); });
   }
+  // Keeps the stores of a type named one of `names`.
+  void KeepTypes(const Trace& trace, std::span<const std::string_view> names);
   // Whether entity i of `c` may match (its value, its times).
   bool Meets(const EntityChunk& c, size_t i) const {
     if (value != StringPool::kNoId && c.Value(i) != value) return false;

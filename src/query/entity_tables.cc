@@ -29,8 +29,8 @@ struct Table : sqlite3_vtab {
   const TableContext* context = nullptr;
   Clock clock;
   EntityIds ids;
-  std::vector<uint32_t> stores;  // of the table's kind, in store order
-  double rows = 0;               // their entities: the cost of a scan
+  EntityPlan all;   // every store of the table's kind
+  double rows = 0;  // their entities: the cost of a scan
   size_t containers = 1, types = 1;
 
   Table(const TableContext* c, const TimeBase& base) : sqlite3_vtab{}, context(c), clock(base), ids(*c->source) {}
@@ -77,11 +77,8 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
     const EntitySource& source = *context->source;
     const Trace& trace = source.trace();
     auto table = std::make_unique<Table>(context, trace.time_base());
-    for (uint32_t k = 0; k < trace.stores().size(); ++k) {
-      if (context->kind && trace.stores()[k].kind != *context->kind) continue;
-      table->stores.push_back(k);
-      table->rows += static_cast<double>(source.size(k));
-    }
+    table->all = EntityPlan::Of(trace, context->kind);
+    for (uint32_t k : table->all.stores) table->rows += static_cast<double>(source.size(k));
     table->containers = std::max<size_t>(1, trace.containers().size());
     table->types = std::max<size_t>(1, trace.types().size());
     sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
@@ -117,9 +114,6 @@ char CodeOf(Role role, unsigned char op, bool is_args, bool variables) {
   }
 }
 
-// args' columns by position: entity, key, value.
-Role ArgsRole(int column) { return column == 0 ? Role::kId : column == 1 ? Role::kKey : Role::kNone; }
-
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   const Table& t = *static_cast<Table*>(vtab);
   const bool is_args = !t.context->kind;
@@ -130,7 +124,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   for (int i = 0; i < info->nConstraint; ++i) {
     const auto& c = info->aConstraint[i];
     if (!c.usable) continue;
-    Role role = c.iColumn < 0 ? Role::kId : is_args ? ArgsRole(c.iColumn) : t.context->spec->columns[c.iColumn].role;
+    const Role role = c.iColumn < 0 ? Role::kId : t.context->spec->columns[c.iColumn].role;
     const char code = CodeOf(role, c.op, is_args, variables);
     if (code == 0) continue;
     info->aConstraintUsage[i].argvIndex = static_cast<int>(codes.size()) + 1;
@@ -187,8 +181,7 @@ std::string_view TextOf(sqlite3_value* v) {
 EntityPlan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value** argv) {
   const EntitySource& source = *t.context->source;
   const Trace& trace = source.trace();
-  EntityPlan plan;
-  plan.stores = t.stores;
+  EntityPlan plan = t.all;
   for (int i = 0; i < argc && codes[i] != 0; ++i) {
     sqlite3_value* v = argv[i];
     switch (codes[i]) {
@@ -211,7 +204,7 @@ EntityPlan MakePlan(const Table& t, const char* codes, int argc, sqlite3_value**
       case kTypeEq: {
         if (sqlite3_value_type(v) != SQLITE_TEXT) break;
         const std::string_view name = TextOf(v);
-        plan.KeepStores([&](uint32_t k) { return trace.Str(trace.type(trace.stores()[k].type).name) == name; });
+        plan.KeepTypes(trace, {&name, 1});
         break;
       }
       case kValueEq:
@@ -371,7 +364,24 @@ constexpr sqlite3_module kModule = {
     /* xShadowName */ nullptr,
 };
 
+// The entity tables and their kinds (none: args, every kind).
+struct EntityTable {
+  const char* name;
+  std::optional<TypeKind> kind;
+};
+constexpr EntityTable kEntityTables[] = {{"states", TypeKind::kState},
+                                         {"events", TypeKind::kEvent},
+                                         {"links", TypeKind::kLink},
+                                         {"variables", TypeKind::kVariable},
+                                         {"args", std::nullopt}};
+
 }  // namespace
+
+std::optional<TypeKind> EntityKindOf(std::string_view table) {
+  for (const EntityTable& e : kEntityTables)
+    if (table == e.name) return e.kind;
+  return std::nullopt;
+}
 
 EntityIds::EntityIds(const EntitySource& source) {
   const size_t stores = source.trace().stores().size();
@@ -389,13 +399,7 @@ bool EntityIds::Place(int64_t id, uint32_t& store, uint64_t& index) const {
 }
 
 void RegisterEntityTables(sqlite3* db, const EntitySource& source) {
-  struct Entry {
-    const char* name;
-    std::optional<TypeKind> kind;
-  };
-  for (const Entry& e : {Entry{"states", TypeKind::kState}, Entry{"events", TypeKind::kEvent},
-                         Entry{"links", TypeKind::kLink}, Entry{"variables", TypeKind::kVariable},
-                         Entry{"args", std::nullopt}}) {
+  for (const EntityTable& e : kEntityTables) {
     auto* context = new TableContext{&source, &TableNamed(e.name), e.kind};
     const int rc = sqlite3_create_module_v2(db, e.name, &kModule, context,
                                             [](void* p) { delete static_cast<TableContext*>(p); });

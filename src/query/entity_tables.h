@@ -19,6 +19,8 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "model/entity_source.h"
@@ -39,6 +41,10 @@ class EntityIds {
  private:
   std::vector<uint64_t> first_;  // by store, its entity 0's id; then the count
 };
+
+// The kind of entity table `table` holds ("states": kState, …); none for
+// args (every kind) and the other tables.
+std::optional<TypeKind> EntityKindOf(std::string_view table);
 
 // Registers states, events, links, variables and args on `db` as
 // eponymous tables over `source`, which must outlive the connection.

@@ -94,8 +94,8 @@ constexpr std::array kVariables{
 };
 
 constexpr std::array kArgs{
-    ColumnSpec{"entity", "INTEGER", "the entity's id (states.id, events.id, …)"},
-    ColumnSpec{"key", "TEXT", "the field's name"},
+    ColumnSpec{"entity", "INTEGER", "the entity's id (states.id, events.id, …)", Role::kId},
+    ColumnSpec{"key", "TEXT", "the field's name", Role::kKey},
     ColumnSpec{"value", "TEXT", "the field's text"},
 };
 
