@@ -1,8 +1,10 @@
 #include "query/query_session.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "catalog/database.h"
 #include "query/analysis_functions.h"
 #include "query/description_tables.h"
 #include "query/entity_tables.h"
@@ -94,12 +96,22 @@ void QuerySession::AttachCatalog(const std::string& path) {
       uri += c;
     }
   }
-  sqlite::Statement attach(db_, "ATTACH DATABASE ? AS catalog");
-  try {
-    attach.BindText(1, uri + "?mode=ro").Run();
-  } catch (const UserError&) {
-    throw UserError(path + ": cannot open the catalog (read only): " + sqlite3_errmsg(db_.handle()));
-  }
+  const int busy_timeout_ms = catalog::BusyTimeoutMs();
+  sqlite3_busy_timeout(db_.handle(), busy_timeout_ms);
+  // Some lock conflicts (a writer switching a new catalog to WAL) are
+  // reported at once, without waiting: those are tried again.
+  catalog::RetryWhileBusy(busy_timeout_ms, [&] {
+    sqlite::Statement attach(db_, "ATTACH DATABASE ? AS catalog");
+    try {
+      attach.BindText(1, uri + "?mode=ro").Run();
+    } catch (const UserError&) {
+      const int primary = sqlite3_errcode(db_.handle()) & 0xff;
+      if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+        throw catalog::BusyError(path + ": the catalog is locked by another process (waited " +
+                                 std::to_string(busy_timeout_ms) + " ms); try again later");
+      throw UserError(path + ": cannot open the catalog (read only): " + sqlite3_errmsg(db_.handle()));
+    }
+  });
 }
 
 analysis::Table QuerySession::Query(std::string_view sql) {

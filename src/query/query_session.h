@@ -35,8 +35,10 @@ class QuerySession {
   // corrupt chunk: the store's file and the chunk).
   void Run(std::string_view sql, const PartSink& sink);
   // The catalog (docs/catalog.md) as schema `catalog`, read only: saved
-  // results and annotations join with the trace. Throws UserError naming
-  // the file when SQLite cannot open it.
+  // results and annotations join with the trace. A lock another process
+  // holds (a run being recorded) is waited for as the catalog commands
+  // wait (catalog::BusyTimeoutMs), here and in the statements that read
+  // it. Throws UserError naming the file when SQLite cannot open it.
   void AttachCatalog(const std::string& path);
 
   // The rows of `sql`'s last statement that answers, whole.

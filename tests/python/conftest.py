@@ -1,5 +1,7 @@
 """Shared fixtures: the built command, the source tree's traces, the shared
-test data (skipped without it), and the command's CSV as a DataFrame."""
+test data (skipped without it), and the command's CSV as a DataFrame. The
+command's default catalog lives in a scratch folder of the session's own:
+no test reads or writes the user's catalog."""
 
 import io
 import os
@@ -11,6 +13,11 @@ import pytest
 SOURCE = os.environ.get("MACROSCOPE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("MACROSCOPE_BINARY", "macroscope")
 SHARED = os.path.join(SOURCE, "..", "shared", "testdata")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def own_catalog(tmp_path_factory):
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
 
 
 def source_file(*parts):

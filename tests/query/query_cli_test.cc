@@ -4,10 +4,13 @@
 // read chunk by chunk; the whole tables of a trace and its store compared;
 // bad SQL and statements on standard input.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
+#include <chrono>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_support.h"
@@ -278,6 +281,39 @@ TEST(QueryCliTest, TheCatalogIsAttachedReadOnly) {
   r = Macroscope("query --catalog " + Quote(dir.path() + "/none.sqlite") + " " + Quote(trace) + " 'SELECT 1'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("macroscope: " + dir.path() + "/none.sqlite: cannot open the catalog", 0), 0u) << r.err;
+}
+
+// A catalog another process is writing (a transaction holding its lock
+// for a moment) is waited for, as the catalog commands wait; a lock held
+// past the wait is one line saying so.
+TEST(QueryCliTest, ALockedCatalogIsWaitedFor) {
+  TempDir dir;
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
+  const std::string catalog = dir.path() + "/catalog.sqlite";
+  ASSERT_EQ(Macroscope("catalog add --catalog " + Quote(catalog) + " " + Quote(trace)).exit_code, 0);
+  sqlite3* writer = nullptr;
+  ASSERT_EQ(sqlite3_open(catalog.c_str(), &writer), SQLITE_OK);
+  // Out of WAL mode, as a catalog being created is: a writer then keeps
+  // readers out.
+  ASSERT_EQ(sqlite3_exec(writer, "PRAGMA journal_mode = DELETE; BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  std::thread commit([writer] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    sqlite3_exec(writer, "COMMIT", nullptr, nullptr, nullptr);
+  });
+  const std::string query = Quote(MACROSCOPE_BINARY) + " query --format csv --catalog " + Quote(catalog) + " " +
+                            Quote(trace) + " 'SELECT count(*) AS traces FROM catalog.traces'";
+  CommandResult r = RunCommand(query);
+  commit.join();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "traces\n1\n");
+
+  ASSERT_EQ(sqlite3_exec(writer, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  r = RunCommand("MACROSCOPE_CATALOG_TIMEOUT_MS=100 " + query);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "macroscope: " + catalog +
+                       ": the catalog is locked by another process (waited 100 ms); try again later\n");
+  sqlite3_exec(writer, "COMMIT", nullptr, nullptr, nullptr);
+  sqlite3_close(writer);
 }
 
 // On a terminal (script(1) gives it one): the shell, its dot commands, a
