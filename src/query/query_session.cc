@@ -47,7 +47,7 @@ QuerySession::QuerySession(const EntitySource& source, const std::vector<std::st
   RegisterAnalysisFunctions(db_.handle(), source);
 }
 
-void QuerySession::Run(std::string_view sql, const PartSink& sink) {
+bool QuerySession::Run(std::string_view sql, const PartSink& sink, size_t max_rows) {
   sqlite3* db = db_.handle();
   const char* const begin = sql.data();
   const char* const end = begin + sql.size();
@@ -67,12 +67,17 @@ void QuerySession::Run(std::string_view sql, const PartSink& sink) {
     const int columns = sqlite3_column_count(stmt.get());
     analysis::Table part;
     for (int c = 0; c < columns; ++c) part.columns.emplace_back(sqlite3_column_name(stmt.get(), c));
-    for (;;) {
+    for (size_t rows = 0;; ++rows) {
       const int step = sqlite3_step(stmt.get());
       if (step == SQLITE_DONE) break;
+      if (step == SQLITE_INTERRUPT && cancel_ != nullptr && cancel_->cancelled()) throw analysis::Cancelled();
       // A failure while it runs: SQLite's own, or a table's, which names
       // its file (a corrupt chunk of a store).
       if (step != SQLITE_ROW) throw UserError(sqlite3_errmsg(db));
+      if (rows == max_rows) {
+        sink(part, true);
+        return true;
+      }
       for (int c = 0; c < columns; ++c) part.cells.push_back(CellOf(stmt.get(), c));
       if (part.rows() == kPartRows) {
         sink(part, false);
@@ -81,6 +86,41 @@ void QuerySession::Run(std::string_view sql, const PartSink& sink) {
     }
     if (columns > 0) sink(part, true);
   }
+  return false;
+}
+
+void QuerySession::Guard(const analysis::Cancellation* cancel) {
+  sqlite3* db = db_.handle();
+  cancel_ = cancel;
+  // Polled every thousand virtual machine steps: a statement that runs
+  // long (a scan, a recursive CTE) stops within a millisecond or so.
+  if (cancel != nullptr)
+    sqlite3_progress_handler(
+        db, 1000, [](void* c) { return static_cast<const analysis::Cancellation*>(c)->cancelled() ? 1 : 0; },
+        const_cast<analysis::Cancellation*>(cancel));
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kGuardedLength);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_set_authorizer(
+      db,
+      [](void*, int action, const char* table, const char*, const char* database, const char*) {
+        switch (action) {
+          case SQLITE_SELECT:
+          case SQLITE_READ:
+          case SQLITE_FUNCTION:
+          case SQLITE_RECURSIVE:
+            return SQLITE_OK;
+          case SQLITE_UPDATE:
+            // A table of ours declared on first use (SQLite's own check
+            // of its schema table), never a statement's.
+            return std::string_view(table ? table : "") == "sqlite_master" &&
+                           std::string_view(database ? database : "") == "main"
+                       ? SQLITE_OK
+                       : SQLITE_DENY;
+          default:
+            return SQLITE_DENY;
+        }
+      },
+      nullptr);
 }
 
 void QuerySession::AttachCatalog(const std::string& path) {
@@ -114,14 +154,18 @@ void QuerySession::AttachCatalog(const std::string& path) {
   });
 }
 
-analysis::Table QuerySession::Query(std::string_view sql) {
+analysis::Table QuerySession::Query(std::string_view sql, size_t max_rows, bool* cut) {
   analysis::Table whole;
   bool done = true;
-  Run(sql, [&](const analysis::Table& part, bool last) {
-    if (done) whole = analysis::Table(part.columns);  // a new statement's first part
-    whole.cells.insert(whole.cells.end(), part.cells.begin(), part.cells.end());
-    done = last;
-  });
+  const bool rows_cut = Run(
+      sql,
+      [&](const analysis::Table& part, bool last) {
+        if (done) whole = analysis::Table(part.columns);  // a new statement's first part
+        whole.cells.insert(whole.cells.end(), part.cells.begin(), part.cells.end());
+        done = last;
+      },
+      max_rows);
+  if (cut != nullptr) *cut = rows_cut;
   return whole;
 }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/cancellation.h"
 #include "analysis/table.h"
 #include "model/entity_source.h"
 #include "util/sqlite.h"
@@ -33,7 +34,10 @@ class QuerySession {
   // "SQL:LINE:COLUMN: message" (SQLite's) for a statement SQLite refuses,
   // and the failure's own message for one that fails while it runs (a
   // corrupt chunk: the store's file and the chunk).
-  void Run(std::string_view sql, const PartSink& sink);
+  // A statement stops after `max_rows` rows: Run then returns true (the
+  // rows were cut), the statements after it not run.
+  static constexpr size_t kAllRows = static_cast<size_t>(-1);
+  bool Run(std::string_view sql, const PartSink& sink, size_t max_rows = kAllRows);
   // The catalog (docs/catalog.md) as schema `catalog`, read only: saved
   // results and annotations join with the trace. A lock another process
   // holds (a run being recorded) is waited for as the catalog commands
@@ -41,13 +45,23 @@ class QuerySession {
   // it. Throws UserError naming the file when SQLite cannot open it.
   void AttachCatalog(const std::string& path);
 
-  // The rows of `sql`'s last statement that answers, whole.
-  analysis::Table Query(std::string_view sql);
+  // For a session that answers others (the server's query endpoint):
+  // statements may only read (no ATTACH, no PRAGMA, nothing written, the
+  // refusal SQLite's "not authorized" at the statement's place), a text or
+  // blob made is at most kGuardedLength bytes, and a statement stops with
+  // analysis::Cancelled soon after `cancel` is set (null: never).
+  static constexpr int kGuardedLength = 16 << 20;
+  void Guard(const analysis::Cancellation* cancel);
+
+  // The rows of `sql`'s last statement that answers, at most `max_rows`
+  // of them; `cut` (when given) says whether rows were left out.
+  analysis::Table Query(std::string_view sql, size_t max_rows = kAllRows, bool* cut = nullptr);
 
   sqlite3* handle() const { return db_.handle(); }
 
  private:
   sqlite::Database db_;
+  const analysis::Cancellation* cancel_ = nullptr;
 };
 
 }  // namespace macroscope::query

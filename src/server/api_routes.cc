@@ -9,6 +9,7 @@
 #include "server/aggregate_endpoints.h"
 #include "server/api_error.h"
 #include "server/entity_json.h"
+#include "server/query_endpoint.h"
 #include "server/query_params.h"
 #include "server/trace_json.h"
 #include "server/window.h"
@@ -149,6 +150,16 @@ void ApiRoutes::Register(httplib::Server& http) {
              auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxSearchLimit)).value_or(100);
              return Watched(request, "a smaller limit or a longer text", [&](auto cancel) {
                return SearchJson(source, *query, static_cast<size_t>(limit), cancel);
+             });
+           }));
+  http.Get(R"(/api/traces/([^/]+)/query)", Json([this](const httplib::Request& request) {
+             const size_t id = ReadyIndex(request.matches[1]);
+             auto sql = Text(request, "sql");
+             if (!sql) BadRequest("parameter sql is required");
+             const auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxQueryRows));
+             return Watched(request, "a statement that reads less (a window, a container, a LIMIT)", [&](auto cancel) {
+               return QueryJson(traces_[id]->source(), traces_[id]->name(), *sql,
+                                limit ? static_cast<size_t>(*limit) : kDefaultQueryRows, cancel);
              });
            }));
   http.Get(R"(/api(/.*)?)", Json([](const httplib::Request& request) -> std::string {

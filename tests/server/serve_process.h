@@ -43,6 +43,9 @@ class ServeProcess {
   std::string host_, token_, output_;
 };
 
+// `text` as a URL's query parameter value (httplib's own encoding).
+inline std::string UrlEncoded(const std::string& text) { return httplib::detail::encode_query_param(text); }
+
 // GET path; fails the test unless the answer is JSON with `status`.
 nlohmann::json GetJson(httplib::Client& client, const std::string& path, int status = 200);
 

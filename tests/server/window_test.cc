@@ -72,16 +72,6 @@ std::set<std::string> ValuesUsed(const nlohmann::json& window) {
   return used;
 }
 
-std::string UrlEncoded(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    char hex[4];
-    std::snprintf(hex, sizeof hex, "%%%02X", c);
-    out += std::isalnum(c) ? std::string(1, static_cast<char>(c)) : std::string(hex);
-  }
-  return out;
-}
-
 // GET a window, decoded.
 nlohmann::json Window(httplib::Client& client, const std::string& path) {
   return Decoded(GetJson(client, path));

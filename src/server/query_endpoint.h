@@ -1,0 +1,32 @@
+// The query endpoint (docs/serve.md): a statement of SQL (docs/query.md)
+// over one served trace, its rows as JSON for the workbench's query panel,
+// its highlights and its filters. The session is the command's (one per
+// request, nothing shared), guarded: read only, texts bounded, rows
+// capped, stopped when the client goes or the time limit passes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "analysis/cancellation.h"
+#include "model/entity_source.h"
+
+namespace macroscope::server {
+
+// The rows a query answer holds at most, and by default.
+inline constexpr size_t kMaxQueryRows = 100000;
+inline constexpr size_t kDefaultQueryRows = 10000;
+
+// {"columns": [names], "rows": [[cells]], "truncated": bool,
+//  "time_origin": "ticks"}: the rows of the last statement that answers,
+// at most `max_rows`. Integers are JSON numbers up to 2^53 and strings
+// beyond (JavaScript's numbers would round them); time_origin is the
+// clock's ticks at model time 0 (a whole clock's `ts` less it is the
+// model time the other endpoints speak), "0" for decimal times. Throws
+// UserError "SQL:LINE:COLUMN: message" for SQL SQLite refuses or that
+// would do more than read, analysis::Cancelled once `cancel` is set.
+std::string QueryJson(const EntitySource& source, const std::string& name, std::string_view sql, size_t max_rows,
+                      const analysis::Cancellation* cancel);
+
+}  // namespace macroscope::server
