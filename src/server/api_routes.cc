@@ -6,6 +6,7 @@
 
 #include "analysis/aggregation_json.h"
 #include "analysis/state_statistics.h"
+#include "analysis/table_writer.h"
 #include "server/aggregate_endpoints.h"
 #include "server/api_error.h"
 #include "server/entity_json.h"
@@ -34,8 +35,9 @@ int StatusOf(const UserError& error) {
   return 400;
 }
 
-httplib::Server::Handler Json(Body body) {
-  return [body = std::move(body)](const httplib::Request& request, httplib::Response& response) {
+// The answer `body` makes, of `content_type`; errors as JSON.
+httplib::Server::Handler Answer(Body body, const char* content_type) {
+  return [body = std::move(body), content_type](const httplib::Request& request, httplib::Response& response) {
     auto fail = [&](int status, const std::string& message) {
       response.status = status;
       response.set_content(ErrorJson(message), kJsonType);
@@ -43,7 +45,7 @@ httplib::Server::Handler Json(Body body) {
     try {
       // Moved in rather than copied by set_content: window answers are large.
       response.body = body(request);
-      response.set_header("Content-Type", kJsonType);
+      response.set_header("Content-Type", content_type);
     } catch (const ApiError& e) {
       if (e.retry_soon()) response.set_header("Retry-After", "1");
       fail(e.status(), e.what());
@@ -62,6 +64,8 @@ httplib::Server::Handler Json(Body body) {
     }
   };
 }
+
+httplib::Server::Handler Json(Body body) { return Answer(std::move(body), kJsonType); }
 
 }  // namespace
 
@@ -152,16 +156,24 @@ void ApiRoutes::Register(httplib::Server& http) {
                return SearchJson(source, *query, static_cast<size_t>(limit), cancel);
              });
            }));
-  http.Get(R"(/api/traces/([^/]+)/query)", Json([this](const httplib::Request& request) {
-             const size_t id = ReadyIndex(request.matches[1]);
-             auto sql = Text(request, "sql");
-             if (!sql) BadRequest("parameter sql is required");
-             const auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxQueryRows));
-             return Watched(request, "a statement that reads less (a window, a container, a LIMIT)", [&](auto cancel) {
-               return QueryJson(traces_[id]->source(), traces_[id]->name(), *sql,
-                                limit ? static_cast<size_t>(*limit) : kDefaultQueryRows, cancel);
-             });
-           }));
+  for (bool csv : {false, true}) {
+    auto rows = [this, csv](const httplib::Request& request) {
+      const size_t id = ReadyIndex(request.matches[1]);
+      auto sql = Text(request, "sql");
+      if (!sql) BadRequest("parameter sql is required");
+      const auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxQueryRows));
+      return Watched(request, "a statement that reads less (a window, a container, a LIMIT)", [&](auto cancel) {
+        const EntitySource& source = traces_[id]->source();
+        bool cut = false;
+        const analysis::Table table = QueryRows(source, traces_[id]->name(), *sql,
+                                                limit ? static_cast<size_t>(*limit) : kDefaultQueryRows, cancel, cut);
+        return csv ? analysis::FormatTable(table, analysis::TableFormat::kCsv)
+                   : QueryJson(table, cut, source.trace().time_base());
+      });
+    };
+    if (csv) http.Get(R"(/api/traces/([^/]+)/query\.csv)", Answer(rows, kCsvType));
+    else http.Get(R"(/api/traces/([^/]+)/query)", Json(rows));
+  }
   http.Get(R"(/api(/.*)?)", Json([](const httplib::Request& request) -> std::string {
              NotFound("no endpoint " + request.path);
            }));

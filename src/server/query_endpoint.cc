@@ -26,13 +26,14 @@ void WriteCell(JsonWriter& out, const analysis::Cell& cell) {
 
 }  // namespace
 
-std::string QueryJson(const EntitySource& source, const std::string& name, std::string_view sql, size_t max_rows,
-                      const analysis::Cancellation* cancel) {
+analysis::Table QueryRows(const EntitySource& source, const std::string& name, std::string_view sql, size_t max_rows,
+                          const analysis::Cancellation* cancel, bool& cut) {
   query::QuerySession session(source, {name});
   session.Guard(cancel);
-  bool cut = false;
-  const analysis::Table table = session.Query(sql, max_rows, &cut);
-  const TimeBase& base = source.trace().time_base();
+  return session.Query(sql, max_rows, &cut);
+}
+
+std::string QueryJson(const analysis::Table& table, bool cut, const TimeBase& base) {
   JsonWriter out;
   out.BeginObject().Key("columns").BeginArray();
   for (const std::string& column : table.columns) out.String(column);

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "analysis/cancellation.h"
+#include "analysis/table.h"
 #include "model/entity_source.h"
 
 namespace macroscope::server {
@@ -18,15 +19,19 @@ namespace macroscope::server {
 inline constexpr size_t kMaxQueryRows = 100000;
 inline constexpr size_t kDefaultQueryRows = 10000;
 
-// {"columns": [names], "rows": [[cells]], "truncated": bool,
-//  "time_origin": "ticks"}: the rows of the last statement that answers,
-// at most `max_rows`. Integers are JSON numbers up to 2^53 and strings
-// beyond (JavaScript's numbers would round them); time_origin is the
-// clock's ticks at model time 0 (a whole clock's `ts` less it is the
-// model time the other endpoints speak), "0" for decimal times. Throws
-// UserError "SQL:LINE:COLUMN: message" for SQL SQLite refuses or that
-// would do more than read, analysis::Cancelled once `cancel` is set.
-std::string QueryJson(const EntitySource& source, const std::string& name, std::string_view sql, size_t max_rows,
-                      const analysis::Cancellation* cancel);
+// The rows of the last statement of `sql` that answers, at most
+// `max_rows` (`cut` says whether more were left), from a guarded session
+// (query/query_session.h) over `source`, which trace_info calls `name`.
+// Throws UserError "SQL:LINE:COLUMN: message" for SQL SQLite refuses or
+// that would do more than read, analysis::Cancelled once `cancel` is set.
+analysis::Table QueryRows(const EntitySource& source, const std::string& name, std::string_view sql, size_t max_rows,
+                          const analysis::Cancellation* cancel, bool& cut);
+
+// {"columns": [names], "rows": [[cells]], "truncated": cut, "time_origin":
+// "ticks"}. Integers are JSON numbers up to 2^53 and strings beyond
+// (JavaScript's numbers would round them); time_origin is the clock's
+// ticks at model time 0 (a whole clock's `ts` less it is the model time
+// the other endpoints speak), "0" for decimal times.
+std::string QueryJson(const analysis::Table& rows, bool cut, const TimeBase& base);
 
 }  // namespace macroscope::server

@@ -68,6 +68,18 @@ TEST_F(QueryEndpoint, RowsAreTheCommands) {
   EXPECT_EQ(columns, nlohmann::json::parse(R"(["v", "n"])"));
 }
 
+// query.csv: the command's CSV, byte for byte (the one table writer).
+TEST_F(QueryEndpoint, CsvIsTheCommands) {
+  const std::string sql = "SELECT c.name AS thread, s.value, count(*) AS n, sum(s.dur_ns) AS ns FROM states s "
+                          "JOIN containers c ON c.id = s.container GROUP BY 1, 2 ORDER BY 1, 2";
+  auto answer = client_->Get("/api/traces/1/query.csv?sql=" + UrlEncoded(sql));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200);
+  EXPECT_EQ(answer->get_header_value("Content-Type"), "text/csv; charset=utf-8");
+  EXPECT_EQ(answer->body, RunMacroscope("query --format csv '" + kStore + "' " + macroscope::testing::Quote(sql)));
+  EXPECT_EQ(GetJson(*client_, "/api/traces/1/query.csv?sql=SELEC", 400)["error"], "SQL:1:1: near \"SELEC\": syntax error");
+}
+
 TEST_F(QueryEndpoint, RowsAreCappedAtTheLimit) {
   const std::string sql = "SELECT id FROM states ORDER BY id";
   nlohmann::json answer = Query(0, sql, 200, "&limit=5");
