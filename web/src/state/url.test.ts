@@ -6,7 +6,9 @@ describe('URL state', () => {
     const s: ViewState = {
       trace: 2, range: [10.5, 200], gantt: [20, 30.25], p: 0.0123, slices: 30, metric: 'event-count',
       mode: 'spatiotemporal', view: 'mode', types: [3, 4], values: ['a,b', 'value 1'], containers: [7],
-      collapsed: [1, 2], clock: 'wall', token: 's3cret',
+      collapsed: [1, 2], clock: 'wall', sql: "SELECT * FROM states WHERE value = 'a&b' -- 100%",
+      where: "value LIKE 'MPI_%' AND dur > 1000", filter: 'hide', group: "substr(path, 1, instr(path || '/', '/') - 1)",
+      order: 'name DESC', token: 's3cret',
     };
     expect(parseState(formatState(s))).toEqual(s);
   });
@@ -26,6 +28,13 @@ describe('URL state', () => {
     expect(s.types).toEqual([1, 3]);
     expect(s.trace).toBe(0);
     expect(parseState('?clock=sundial').clock).toBe('relative');
+    expect(parseState('?filter=blur').filter).toBe('dim');
+  });
+
+  it('keeps the SQL of the panel and of the filters as typed, blanks as none', () => {
+    const s = parseState('?sql=%20SELECT%201%3B%0A&where=&group=parent&order=%20');
+    expect([s.sql, s.where, s.group, s.order]).toEqual(['SELECT 1;', '', 'parent', '']);
+    expect(formatState({ ...DEFAULT_STATE, where: 'dur > 5', filter: 'dim' })).toBe('?where=dur+%3E+5');
   });
 
   it('tells when the model must be fetched again', () => {

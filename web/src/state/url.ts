@@ -32,12 +32,23 @@ export interface ViewState {
   collapsed: number[];
   /** Times read from the trace start, or as wall-clock dates (traces whose clock has an epoch). */
   clock: 'relative' | 'wall';
+  /** The query panel's statements; '' = none run. */
+  sql: string;
+  /** SQL over the entity columns: the Gantt shows the entities it selects; '' = all. */
+  where: string;
+  /** What becomes of the entities `where` leaves out: dimmed or hidden. */
+  filter: 'dim' | 'hide';
+  /** SQL over containers' columns: containers of one value share a line of the Gantt; '' = the tree. */
+  group: string;
+  /** SQL over containers' columns: the Gantt's lines in its order; '' = the trace's. */
+  order: string;
   token: string | null;
 }
 
 export const DEFAULT_STATE: ViewState = {
   trace: 0, range: null, gantt: null, p: null, slices: 100, metric: 'state-time', mode: 'temporal',
-  view: 'stacked', types: [], values: [], containers: [], collapsed: [], clock: 'relative', token: null,
+  view: 'stacked', types: [], values: [], containers: [], collapsed: [], clock: 'relative',
+  sql: '', where: '', filter: 'dim', group: '', order: '', token: null,
 };
 
 function num(text: string | null): number | null {
@@ -80,6 +91,8 @@ export function parseState(search: string): ViewState {
   s.containers = ids(q.get('containers'));
   s.collapsed = ids(q.get('collapsed'));
   if (q.get('clock') === 'wall') s.clock = 'wall';
+  for (const key of ['sql', 'where', 'group', 'order'] as const) s[key] = (q.get(key) ?? '').trim();
+  if (q.get('filter') === 'hide') s.filter = 'hide';
   s.token = q.get('token');
   return s;
 }
@@ -100,6 +113,8 @@ export function formatState(s: ViewState): string {
   if (s.containers.length) q.set('containers', s.containers.join(','));
   if (s.collapsed.length) q.set('collapsed', s.collapsed.join(','));
   if (s.clock !== DEFAULT_STATE.clock) q.set('clock', s.clock);
+  for (const key of ['sql', 'where', 'group', 'order'] as const) if (s[key]) q.set(key, s[key]);
+  if (s.filter !== DEFAULT_STATE.filter) q.set('filter', s.filter);
   if (s.token) q.set('token', s.token);
   const text = q.toString();
   return text ? `?${text}` : '';
