@@ -1,6 +1,7 @@
 // Typed access to the JSON API of `macroscope serve` (docs/serve.md).
 // Every request carries the access token when the page was given one.
 
+import type { QueryResult } from './query';
 import type { TimeInfo } from './time';
 
 export interface Totals { container: number; state: number; event: number; link: number; variable: number }
@@ -107,12 +108,17 @@ export class ApiError extends Error {
 export class Api {
   constructor(private readonly token: string | null, private readonly base = 'api') {}
 
-  private async get<T>(path: string, params: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
+  /** The URL of an endpoint with its parameters and the token. */
+  url(path: string, params: Record<string, string | number | undefined> = {}): string {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, String(v));
     if (this.token) query.set('token', this.token);
     const qs = query.toString();
-    const response = await fetch(`${this.base}/${path}${qs ? `?${qs}` : ''}`, { signal });
+    return `${this.base}/${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  private async get<T>(path: string, params: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
+    const response = await fetch(this.url(path, params), { signal });
     const body = await response.json().catch(() => ({ error: response.statusText }));
     if (!response.ok) throw new ApiError(response.status, (body as { error?: string }).error ?? response.statusText);
     return body as T;
@@ -138,6 +144,12 @@ export class Api {
     }, signal).then(decodeWindow);
   }
   entity(t: number, id: string): Promise<Entity> { return this.get(`traces/${t}/entity/${id}`); }
+  /** SQL over the trace (docs/serve.md): the rows of its last statement, at most `limit`. */
+  query(t: number, sql: string, limit?: number, signal?: AbortSignal): Promise<QueryResult> {
+    return this.get(`traces/${t}/query`, { sql, limit }, signal);
+  }
+  /** Where the same rows come as CSV (a link to download). */
+  queryCsvUrl(t: number, sql: string, limit: number): string { return this.url(`traces/${t}/query.csv`, { sql, limit }); }
 }
 
 /** The overview's slices are the trace's time bins (`bins=1`): a store of any size answers from its summaries. */
