@@ -6,16 +6,19 @@
 import './style.css';
 import { Api, type Aggregate, type PlistEntry, type TraceDetail, type TraceEntry } from './api';
 import { Palette, splitModelType } from './colors';
+import { filterSql, focusWindow, groupSql, groupsOf, orderSql, type QueryResult, ranksOf, resultMarks, sqlErrorPlace, type Mark } from './query';
 import { stateText, traceLabel } from './reading';
 import { DEFAULT_STATE, formatState, METRICS, parseState, sameModel, type ViewState } from './state/url';
 import { Curves } from './views/curves';
 import { Filters } from './views/filters';
-import { Gantt } from './views/gantt';
+import { Gantt, type GanttFilter } from './views/gantt';
 import { Inspector } from './views/inspector';
 import { formatWallClock, TimeDisplay } from './time';
 import { entryAt, formatNumber, kneeIndex, pInside } from './views/layout';
 import { renderLegend } from './views/legend';
 import { Overview } from './views/overview';
+import { CSV_LIMIT, QueryPanel } from './views/query';
+import { SqlFilters, type SqlFilterField } from './views/sqlfilters';
 import { StatsView } from './views/stats';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -34,6 +37,15 @@ let agg: Aggregate | null = null;
 let inspected: string | null = null;
 let pending = 0;
 let renders = 0;
+/** The query's rows the Gantt highlights. */
+let resultRows: Mark[] = [];
+/** The Gantt's lines by group= and order= (null: the tree, the trace's order). */
+let lineGroup: Map<number, string> | null = null;
+let lineRank: Map<number, number> | null = null;
+/** The trace's tick origin in the query tables, asked once (docs/serve.md). */
+let timeOrigin: Promise<string> | null = null;
+/** The where filter's rows asked for a window at most. */
+const WHERE_LIMIT = 20000;
 
 /** Read-only test hook: what is drawn, refreshed after every render. */
 const hook: Record<string, unknown> = { ready: false, loading: true };
@@ -57,7 +69,14 @@ const gantt = new Gantt($('gantt'), $('ruler'), api, () => state.trace, palette,
     navigate({ collapsed }, true);
   },
 });
-gantt.onChange = () => updateHook();
+gantt.onChange = () => { writeGanttInfo(); updateHook(); };
+const queryPanel = new QueryPanel({
+  sql: $('query-sql'), run: $('query-run'), csv: $('query-csv'), status: $('query-status'), error: $('query-error'), table: $('query-table'),
+}, {
+  run: (sql) => { if (sql === state.sql) void runQuery(); else navigate({ sql }); },
+  pick: (row) => pickRow(row),
+});
+const sqlFilters = new SqlFilters($('sql-filters'), (f) => navigate(f));
 
 function recolour(type: string, value: string, colour: string): void {
   palette.set(type, value, colour);
@@ -150,6 +169,7 @@ async function loadTrace(): Promise<void> {
   typeNames = trace.types.filter((t) => t.kind !== 'container').map((t) => t.name);
   for (const t of trace.types) for (const v of t.values ?? []) palette.declare(t.name, v.name, v.color);
   gantt.setTrace(trace);
+  lineGroup = lineRank = timeOrigin = null;
   time.set(trace.time, trace.start);
   applied = null;
   const wall = time.clock.wallNs(trace.start);
@@ -204,7 +224,14 @@ async function apply(): Promise<void> {
   time.mode = state.clock;
   syncControls();
   if (prev && prev.clock !== state.clock) redrawTimes();
-  gantt.setFilter({ types: state.types, values: state.values, containers: state.containers, collapsed: new Set(state.collapsed) });
+  gantt.setFilter(ganttFilter());
+  queryPanel.setSql(state.sql);
+  sqlFilters.set(state);
+  if (state.where || state.group || state.order) ($('filters-panel') as HTMLDetailsElement).open = true;
+  const changed = (...keys: (keyof ViewState)[]) => !prev || prev.trace !== state.trace || keys.some((k) => prev[k] !== state[k]);
+  if (changed('sql')) void runQuery();
+  if (changed('where', 'filter')) setWhere();
+  if (changed('group', 'order')) void loadLines();
   const view = state.gantt ?? range();
   gantt.setView(view[0], view[1], false);
   if (!prev || String(prev.types) !== String(state.types) || String(prev.values) !== String(state.values) || String(prev.containers) !== String(state.containers)) {
@@ -219,6 +246,99 @@ async function apply(): Promise<void> {
     else if (prev.p !== state.p) await loadAggregate(++modelSeq);
     else if (prev.view !== state.view) drawOverview();
   } catch (err) { showError(err); }
+  updateHook();
+}
+
+function ganttFilter(): GanttFilter {
+  return {
+    types: state.types, values: state.values, containers: state.containers, collapsed: new Set(state.collapsed),
+    group: lineGroup, rank: lineRank,
+  };
+}
+
+/** The server's message for a filter's SQL, without a place in a statement the user did not write. */
+function filterError(err: unknown): string {
+  const message = (err as Error).message;
+  return sqlErrorPlace(message)?.text ?? message;
+}
+
+let querySeq = 0;
+
+/** Runs the panel's statements: the table, and the rows with a container and a time highlighted in the Gantt. */
+async function runQuery(): Promise<void> {
+  const seq = ++querySeq;
+  resultRows = [];
+  gantt.setResult([]);
+  if (!state.sql) { queryPanel.clear(); return; }
+  queryPanel.running();
+  try {
+    const result = await track(api.query(state.trace, state.sql));
+    if (seq !== querySeq) return;
+    const marks = resultMarks(result);
+    resultRows = marks ?? [];
+    gantt.setResult(resultRows);
+    queryPanel.show(result, marks && marks.length, api.queryCsvUrl(state.trace, state.sql, CSV_LIMIT));
+  } catch (err) {
+    if (seq === querySeq) queryPanel.error((err as Error).message);
+  }
+  updateHook();
+}
+
+/** A row of the result clicked: the Gantt zooms onto it, and inspects it when it is an entity the window holds. */
+function pickRow(row: number): void {
+  const mark = resultRows.find((m) => m.row === row);
+  if (!mark || !trace) return;
+  const [a, b] = focusWindow(mark, (trace.end - trace.start) / 1000);
+  gantt.focus(mark, a, b, mark.id !== undefined && mark.id !== null);
+  navigate({ gantt: [a, b] });
+}
+
+/** The where filter: asked with each window of the Gantt, over its states and events. */
+function setWhere(): void {
+  sqlFilters.error('where', null);
+  if (!state.where || !trace) { gantt.setWhere(null); return; }
+  const { where, trace: t } = state;
+  const whole = trace.time?.whole_ticks ?? false;
+  gantt.setWhere({
+    mode: state.filter,
+    source: async (a, b, signal) => {
+      try {
+        timeOrigin ??= api.query(t, 'SELECT 1', 1).then((r) => r.time_origin);
+        const result = await api.query(t, filterSql(where, a, b, await timeOrigin, whole), WHERE_LIMIT, signal);
+        sqlFilters.error('where', null);
+        return { marks: resultMarks(result) ?? [], truncated: result.truncated };
+      } catch (err) {
+        if ((err as Error).name === 'AbortError') throw err;
+        sqlFilters.error('where', filterError(err));
+        return null;
+      }
+    },
+  });
+}
+
+/** What the where filter shows of the window, in the diagram's head. */
+function writeGanttInfo(): void {
+  const shown = state.where ? gantt.whereShown : null;
+  $('gantt-info').textContent = !shown ? ''
+    : `where: ${shown.marks.length} entities in the window${shown.truncated ? ` — the first ${WHERE_LIMIT} only: zoom in for the rest` : ''}`;
+}
+
+let linesSeq = 0;
+
+/** The lines of group= and order=, asked of the containers table. */
+async function loadLines(): Promise<void> {
+  const seq = ++linesSeq;
+  const ask = async <T>(field: SqlFilterField, expr: string, sql: (e: string) => string, read: (r: QueryResult) => T): Promise<T | null> => {
+    sqlFilters.error(field, null);
+    if (!expr) return null;
+    try { return read(await track(api.query(state.trace, sql(expr), 100000))); }
+    catch (err) { sqlFilters.error(field, filterError(err)); return null; }
+  };
+  const [group, rank] = await Promise.all([ask('group', state.group, groupSql, groupsOf), ask('order', state.order, orderSql, ranksOf)]);
+  if (seq !== linesSeq) return;
+  lineGroup = group;
+  lineRank = rank;
+  gantt.setFilter(ganttFilter());
   updateHook();
 }
 
@@ -333,7 +453,11 @@ function updateHook(): void {
     gantt: {
       start: gantt.viewRange[0], end: gantt.viewRange[1], ...gantt.stats, ruler: gantt.rulerDrawn,
       sample: gantt.sample.map((s) => ({ ...s, x: s.x + gx, y: s.y + gy })),
+      lines: gantt.lineLabels.slice(0, 200), lineCount: gantt.lineLabels.length,
+      marks: gantt.marksDrawn,
+      where: gantt.whereShown && { rows: gantt.whereShown.marks.length, truncated: gantt.whereShown.truncated, mode: state.filter },
     },
+    query: queryPanel.drawn,
     curvePoints: curves.points.map((pt) => ({ index: pt.index, p: pt.p, parts: pt.parts, x: pt.x + cx, y: pt.yGain + cy })),
     inspected,
     renders,
@@ -368,7 +492,8 @@ function setupControls(): void {
   });
   const select = $('trace') as HTMLSelectElement;
   select.addEventListener('change', () => {
-    state = { ...DEFAULT_STATE, token: state.token, clock: state.clock, trace: Number(select.value) };
+    // The panel's statements stay: they may ask the next trace the same.
+    state = { ...DEFAULT_STATE, token: state.token, clock: state.clock, sql: state.sql, trace: Number(select.value) };
     history.pushState(null, '', formatState(state) || location.pathname);
     void openTrace().catch(showError);
   });

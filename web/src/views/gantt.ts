@@ -16,6 +16,9 @@ import type { Palette } from '../colors';
 import { fitCanvas, hatch, onDrag } from './canvas';
 import type { TimeDisplay } from '../time';
 import { fitAxis, formatNumber, RectBatch, toTime, toX, type Scale } from './layout';
+import { planLines } from './lines';
+import { drawMarks, type MarkBox, type Where, type WhereAnswer } from './marks';
+import type { Mark } from '../query';
 import { hideTooltip, showTooltip, type TipLine } from './tooltip';
 
 const LABEL_W = 180;
@@ -27,9 +30,16 @@ const BAND_ROWS = 60;
 const MAX_LISTED_ROWS = 200;
 
 interface Band { type: TypeNode; y: number; h: number }
-interface Line { container: ContainerNode; depth: number; y: number; h: number; bands: Band[]; hasChildren: boolean }
+interface Line {
+  label: string; container: ContainerNode; members: Set<number>;
+  depth: number; y: number; h: number; bands: Band[]; hasChildren: boolean;
+}
 
-export interface GanttFilter { types: number[]; values: string[]; containers: number[]; collapsed: Set<number> }
+export interface GanttFilter {
+  types: number[]; values: string[]; containers: number[]; collapsed: Set<number>;
+  /** Lines by group value and their order (docs/web.md, group= and order=); null = the tree, the trace's order. */
+  group: Map<number, string> | null; rank: Map<number, number> | null;
+}
 
 export interface GanttEvents {
   select(start: number, end: number): void;
@@ -45,7 +55,16 @@ export class Gantt {
   private trace: TraceDetail | null = null;
   private types = new Map<number, TypeNode>();
   private containers = new Map<number, ContainerNode>();
-  private filter: GanttFilter = { types: [], values: [], containers: [], collapsed: new Set() };
+  private filter: GanttFilter = { types: [], values: [], containers: [], collapsed: new Set(), group: null, rank: null };
+  /** The query's rows to highlight. */
+  private result: Mark[] = [];
+  /** The where filter and its answer for the window fetched: its rows highlighted as the result's, the rest dimmed or hidden. */
+  private where: Where | null = null;
+  private whereAnswer: WhereAnswer | null = null;
+  /** The marks drawn at the last frame, for hit tests and the test hook. */
+  private drawnMarks: { mark: Mark; box: MarkBox; source: 'result' | 'where' }[] = [];
+  /** The mark to inspect once the window zoomed onto it has come. */
+  private focused: Mark | null = null;
   private lines: Line[] = [];
   private lineOf = new Map<number, Line>();
   private data: Window | null = null;
@@ -69,6 +88,8 @@ export class Gantt {
   sample: { id: string; value: string; x: number; y: number }[] = [];
   /** The ruler's labels and its corner caption at the last frame, for the test hook. */
   rulerDrawn = { labels: [] as string[], caption: '' };
+  /** The lines' labels in order, for the test hook. */
+  get lineLabels(): string[] { return this.lines.map((l) => l.label); }
 
   constructor(private readonly canvas: HTMLCanvasElement, private readonly ruler: HTMLCanvasElement,
               private readonly api: Api, private readonly traceIndex: () => number,
@@ -125,8 +146,10 @@ export class Gantt {
 
   /** New filters or collapsed set: lines are laid out again and data refetched. */
   setFilter(filter: GanttFilter): void {
-    const changed = JSON.stringify({ ...filter, collapsed: [...filter.collapsed].sort() })
-      !== JSON.stringify({ ...this.filter, collapsed: [...this.filter.collapsed].sort() });
+    const key = (f: GanttFilter) => JSON.stringify({
+      ...f, collapsed: [...f.collapsed].sort(), group: f.group && [...f.group], rank: f.rank && [...f.rank],
+    });
+    const changed = key(filter) !== key(this.filter);
     this.filter = filter;
     this.layout();
     if (changed) { this.data = null; this.refetchSoon(0); }
@@ -152,17 +175,40 @@ export class Gantt {
     this.schedule();
   }
 
+  /** The query's rows highlighted (none: []). */
+  setResult(marks: Mark[]): void { this.result = marks; this.schedule(); }
+
+  /** The where filter (null: none): its rows are asked with each window. */
+  setWhere(where: Where | null): void {
+    this.where = where;
+    this.whereAnswer = null;
+    this.data = null;
+    this.refetchSoon(0);
+  }
+
+  /** The where filter's answer for the window shown, for the panel's note. */
+  get whereShown(): WhereAnswer | null { return this.whereAnswer; }
+
+  /**
+   * Zooms onto a mark ([a, b]) and scrolls its line into view; with
+   * `select`, inspects the window's entity that is that mark once it has come.
+   */
+  focus(mark: Mark, a: number, b: number, select: boolean): void {
+    this.focused = select ? mark : null;
+    const line = this.lineFor(mark.container);
+    if (line && (line.y < this.scrollY || line.y + line.h > this.scrollY + this.canvas.clientHeight)) {
+      this.scrollY = this.clampScroll(line.y - this.canvas.clientHeight / 3);
+    }
+    this.data = null;
+    this.setView(a, b, false);
+    this.refetchSoon(0);
+  }
+
   private layout(): void {
     const trace = this.trace;
     this.lines = [];
     this.lineOf.clear();
     if (!trace) return;
-    const children = new Map<number, ContainerNode[]>();
-    for (const c of trace.containers) {
-      const list = children.get(c.parent) ?? [];
-      list.push(c);
-      children.set(c.parent, list);
-    }
     const entityTypes = new Map<number, TypeNode[]>();
     for (const t of trace.types) {
       if (t.kind === 'container') continue;
@@ -171,28 +217,37 @@ export class Gantt {
       list.push(t);
       entityTypes.set(t.parent, list);
     }
+    const plans = planLines(trace.containers, {
+      roots: this.filter.containers, collapsed: this.filter.collapsed, group: this.filter.group, rank: this.filter.rank,
+    });
     let y = 0;
-    const visit = (c: ContainerNode, depth: number) => {
+    for (const plan of plans) {
+      // A band per state or variable type of its containers' types (a group's may differ).
       const bands: Band[] = [];
       let h = 0;
-      for (const t of entityTypes.get(c.type) ?? []) {
+      const memberTypes = new Set(plan.members.map((id) => this.containers.get(id)?.type));
+      for (const t of [...memberTypes].flatMap((ct) => entityTypes.get(ct ?? -1) ?? [])) {
         if (t.kind !== 'state' && t.kind !== 'variable') continue;
         const bh = t.kind === 'state' ? STATE_H : VARIABLE_H;
         bands.push({ type: t, y: y + h + 2, h: bh - 4 });
         h += bh;
       }
-      const kids = children.get(c.id) ?? [];
-      const line: Line = { container: c, depth, y, h: Math.max(h, BARE_H), bands, hasChildren: kids.length > 0 };
+      const line: Line = { ...plan, members: new Set(plan.members), y, h: Math.max(h, BARE_H), bands };
       this.lines.push(line);
-      this.lineOf.set(c.id, line);
+      for (const id of plan.members) this.lineOf.set(id, line);
       y += line.h;
-      if (!this.filter.collapsed.has(c.id)) for (const k of kids) visit(k, depth + 1);
-    };
-    const roots = this.filter.containers.length
-      ? this.filter.containers.map((id) => this.containers.get(id)).filter((c): c is ContainerNode => !!c)
-      : trace.containers.filter((c) => !this.containers.has(c.parent));
-    for (const r of roots) visit(r, 0);
+    }
     this.scrollY = this.clampScroll(this.scrollY);
+  }
+
+  /** A container's line, or its nearest ancestor's when it is collapsed; undefined when not shown. */
+  private lineFor(container: number): Line | undefined {
+    for (let c: number | undefined = container, hops = 0; c !== undefined && hops < 256; hops++) {
+      const line = this.lineOf.get(c);
+      if (line) return line;
+      c = this.containers.get(c)?.parent;
+    }
+    return undefined;
   }
 
   private contentHeight(): number { const l = this.lines[this.lines.length - 1]; return l ? l.y + l.h : 0; }
@@ -228,8 +283,9 @@ export class Gantt {
     const end = Math.min(this.trace.end, e + span / 4);
     const plotW = Math.max(1, this.canvas.clientWidth - LABEL_W);
     const width = Math.max(1, Math.min(8192, Math.round((plotW * (end - start)) / span)));
-    const all = !this.filter.containers.length && this.filter.collapsed.size === 0;
-    let ids = all ? undefined : this.lines.map((l) => l.container.id);
+    const all = !this.filter.containers.length && (this.filter.collapsed.size === 0 || this.filter.group !== null);
+    const members = (lines: Line[]) => lines.flatMap((l) => [...l.members]);
+    let ids = all ? undefined : members(this.lines);
     // With many lines only those within a screen of the visible ones are
     // asked for (fetched again on scroll): the answer stays small, and the
     // list fits in a request line (at most 8 KiB, docs/serve.md).
@@ -237,18 +293,24 @@ export class Gantt {
     if (this.lines.length > BAND_ROWS) {
       const h = this.canvas.clientHeight;
       const band: [number, number] = [this.scrollY - h / 2, this.scrollY + 1.5 * h];
-      ids = this.lines.filter((l) => l.y + l.h >= band[0] && l.y <= band[1]).slice(0, MAX_LISTED_ROWS).map((l) => l.container.id);
+      ids = members(this.lines.filter((l) => l.y + l.h >= band[0] && l.y <= band[1])).slice(0, MAX_LISTED_ROWS);
       this.rowsBand = band;
     }
     this.stats.loading = true;
+    const stop = end > start ? end : start + span;
     try {
-      this.data = await this.api.window(this.traceIndex(), {
-        start, end: end > start ? end : start + span, width,
-        containers: ids,
-        types: this.filter.types.length ? this.filter.types : undefined,
-        values: this.filter.values.length ? this.filter.values : undefined,
-      }, controller.signal);
+      const where = this.where;
+      [this.data, this.whereAnswer] = await Promise.all([
+        this.api.window(this.traceIndex(), {
+          start, end: stop, width,
+          containers: ids,
+          types: this.filter.types.length ? this.filter.types : undefined,
+          values: this.filter.values.length ? this.filter.values : undefined,
+        }, controller.signal),
+        where ? where.source(start, stop, controller.signal) : null,
+      ]);
       this.stats.loading = false;
+      this.selectFocused();
       this.schedule();
     } catch (err) {
       if ((err as Error).name !== 'AbortError') { this.stats.loading = false; console.error(err); this.schedule(); }
@@ -284,7 +346,11 @@ export class Gantt {
     ctx.beginPath();
     ctx.rect(LABEL_W, 0, width - LABEL_W, height);
     ctx.clip();
+    // Under a where filter the window's items are dimmed (or not drawn), its rows highlighted above them.
+    if (this.where?.mode === 'dim') ctx.globalAlpha = 0.2;
     this.drawData(ctx, dy, height);
+    ctx.globalAlpha = 1;
+    this.drawHighlights(ctx, dy, height);
     if (this.selecting) {
       const xa = toX(this.scale, this.selecting[0]);
       const xb = toX(this.scale, this.selecting[1]);
@@ -308,7 +374,7 @@ export class Gantt {
     this.stats = { ...this.stats, rows: 0, items: 0, summaries: 0, shown: d?.shown ?? 0, hidden: d?.hidden ?? 0 };
     this.variableRange.clear();
     this.sample = [];
-    if (!d) return;
+    if (!d || this.where?.mode === 'hide') return;
     const states = new RectBatch();
     const xs = (t: number) => toX(this.scale, t);
     const left = this.scale.x0;
@@ -375,11 +441,12 @@ export class Gantt {
     }
     states.fill(ctx);
     // Summaries: dimmed in their value's colour, hatched, so they never read as one long state.
+    const alpha = ctx.globalAlpha;
     for (const m of summaries) {
-      ctx.globalAlpha = 0.45;
+      ctx.globalAlpha = alpha * 0.45;
       ctx.fillStyle = m.color;
       ctx.fillRect(m.x, m.y, m.w, m.h);
-      ctx.globalAlpha = 1;
+      ctx.globalAlpha = alpha;
       ctx.fillStyle = hatch(ctx, 'rgba(0,0,0,0.55)');
       ctx.fillRect(m.x, m.y, m.w, m.h);
     }
@@ -401,6 +468,72 @@ export class Gantt {
       ctx.strokeRect(o.x + 0.5, o.y + 0.5, o.w - 1, o.h - 1);
     }
     ctx.lineWidth = 1;
+  }
+
+  /** The result's and the where filter's rows on their lines (their type's band, their nesting), above the items. */
+  private drawHighlights(ctx: CanvasRenderingContext2D, dy: number, height: number): void {
+    this.drawnMarks = [];
+    const left = this.scale.x0 - 2, right = this.scale.x0 + this.scale.width + 2;
+    const place = (mark: Mark, source: 'result' | 'where') => {
+      const line = this.lineFor(mark.container);
+      if (!line) return;
+      const x0 = toX(this.scale, mark.start), x1 = mark.end === null ? x0 : toX(this.scale, mark.end);
+      if (x1 < left || x0 > right) return;
+      const color = mark.type !== undefined && mark.value !== undefined ? this.palette.color(mark.type, mark.value) : null;
+      const band = line.bands.find((b) => b.type.name === mark.type);
+      let box: MarkBox;
+      if (mark.end === null) box = { x: x0 - 1.5, y: line.y + line.h - 9, w: 3, h: 9, color };
+      else {
+        const a = Math.max(x0, left), w = Math.max(2, Math.min(x1, right) - a);
+        const inset = band ? Math.min((mark.depth ?? 0) * LEVEL_INSET, band.h - 4) : 0;
+        box = band ? { x: a, y: band.y + inset, w, h: band.h - inset, color } : { x: a, y: line.y + 2, w, h: line.h - 4, color };
+      }
+      box.y += dy;
+      if (box.y > height || box.y + box.h < 0) return;
+      this.drawnMarks.push({ mark, box, source });
+    };
+    for (const m of this.whereAnswer?.marks ?? []) place(m, 'where');
+    for (const m of this.result) place(m, 'result');
+    drawMarks(ctx, this.drawnMarks.map((d) => d.box));
+  }
+
+  /** How many rows of the result and of the where filter the last frame drew. */
+  get marksDrawn(): { result: number; where: number } {
+    const n = { result: 0, where: 0 };
+    for (const d of this.drawnMarks) n[d.source]++;
+    return n;
+  }
+
+  /** The id ("S:I") of the window's entity that is `mark` (same container, type, value, times), if it holds it. */
+  private itemFor(mark: Mark): string | null {
+    const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+    for (const row of this.data?.rows ?? []) {
+      if (row.container !== mark.container || (row.kind !== 'state' && row.kind !== 'event')) continue;
+      if (mark.type !== undefined && this.types.get(row.type)?.name !== mark.type) continue;
+      for (const it of row.items as (StateItem | EventItem)[]) {
+        const end = 'end' in it ? it.end : null;
+        if (!close(it.start, mark.start) || (mark.end === null ? end !== null && !close(end, it.start) : end === null || !close(end, mark.end))) continue;
+        if ((mark.value === undefined || it.value === mark.value) && (mark.depth === undefined || !('level' in it) || it.level === mark.depth)) return it.id;
+      }
+    }
+    return null;
+  }
+
+  /** After a window has come: inspects the focused mark's entity once the window holds its time. */
+  private selectFocused(): void {
+    const mark = this.focused, d = this.data;
+    if (!mark || !d || d.start > mark.start || d.end < (mark.end ?? mark.start)) return;
+    this.focused = null;
+    const id = this.itemFor(mark);
+    if (id) this.events.inspect(id);
+  }
+
+  private markAt(x: number, y: number): { mark: Mark; box: MarkBox } | undefined {
+    for (let i = this.drawnMarks.length - 1; i >= 0; i--) {
+      const { box } = this.drawnMarks[i];
+      if (x >= box.x - 2 && x <= box.x + box.w + 2 && y >= box.y && y <= box.y + box.h) return this.drawnMarks[i];
+    }
+    return undefined;
   }
 
   private drawVariable(ctx: CanvasRenderingContext2D, row: WindowRow, by: number, bh: number): void {
@@ -479,7 +612,7 @@ export class Gantt {
       ctx.fillStyle = '#5b6270';
       if (line.hasChildren) ctx.fillText(this.filter.collapsed.has(line.container.id) ? '▸' : '▾', x, mid);
       ctx.fillStyle = '#1f2430';
-      ctx.fillText(line.container.name, x + 12, mid, LABEL_W - x - 18);
+      ctx.fillText(line.label, x + 12, mid, LABEL_W - x - 18);
       ctx.fillStyle = '#8a909c';
       ctx.font = '9px system-ui, sans-serif';
       line.bands.forEach((band, i) => {
@@ -582,7 +715,7 @@ export class Gantt {
   private hitAt(x: number, y: number): Hit | null {
     const d = this.data;
     const line = this.lineAt(y);
-    if (!d || !line) return null;
+    if (!d || !line || this.where?.mode === 'hide') return null;
     const cy = y + this.scrollY;
     const t = toTime(this.scale, x);
     const tol = (4 * (this.view[1] - this.view[0])) / this.scale.width;
@@ -599,7 +732,7 @@ export class Gantt {
       }
     }
     for (const row of d.rows) {
-      if (row.container !== line.container.id) continue;
+      if (!line.members.has(row.container)) continue;
       if (row.kind === 'state' && band?.type.id === row.type) {
         const level = Math.floor((cy - band.y) / LEVEL_INSET);
         let best: StateItem | undefined;
@@ -632,13 +765,25 @@ export class Gantt {
     const x = e.clientX - r.left, y = e.clientY - r.top;
     if (x < LABEL_W) { hideTooltip(); return; }
     const hit = this.hitAt(x, y);
-    this.canvas.style.cursor = hit?.item && 'id' in hit.item ? 'pointer' : 'default';
+    const marked = hit ? undefined : this.markAt(x, y);
+    this.canvas.style.cursor = (hit?.item && 'id' in hit.item) || marked ? 'pointer' : 'default';
     this.markHovered(hit?.item && 'id' in hit.item ? hit.item.id : '');
-    if (!hit) { hideTooltip(); return; }
-    const type = this.types.get(hit.row.type);
-    const lines: TipLine[] = [{ label: 'container', value: hit.line.container.path || hit.line.container.name }];
     // Times at the resolution of a pixel of this zoom.
     const resolution = this.time.pixel(this.view[1] - this.view[0], this.scale.width);
+    const containerTip = (container: number) => {
+      const c = this.containers.get(container);
+      return { label: 'container', value: c ? c.path || c.name : String(container) };
+    };
+    if (marked) {
+      const m = marked.mark;
+      const lines: TipLine[] = [containerTip(m.container), { label: m.end === null ? 'time' : 'start', value: this.time.time(m.start, resolution) }];
+      if (m.end !== null) lines.push({ label: 'end', value: this.time.time(m.end, resolution) });
+      showTooltip(e.clientX, e.clientY, [m.type, m.value].filter((v) => v !== undefined).join(' · ') || `row ${m.row + 1}`, lines, 'click to inspect');
+      return;
+    }
+    if (!hit) { hideTooltip(); return; }
+    const type = this.types.get(hit.row.type);
+    const lines: TipLine[] = [containerTip(hit.row.container)];
     if (hit.summary) {
       const s = hit.summary;
       if (s.value !== undefined) lines.push({ label: 'dominant', value: s.value, color: this.palette.color(type?.name ?? '', s.value) });
@@ -660,7 +805,12 @@ export class Gantt {
 
   private click(x: number, y: number): void {
     const hit = this.hitAt(x, y);
-    if (!hit) return;
+    if (!hit) {
+      const marked = this.markAt(x, y);
+      const id = marked && this.itemFor(marked.mark);
+      if (id) this.events.inspect(id);
+      return;
+    }
     if (hit.summary) {
       // A summary opens onto what it stands for.
       const pad = (hit.summary.end - hit.summary.start) * 0.5 || (this.view[1] - this.view[0]) / 100;
