@@ -310,6 +310,72 @@ try {
     `${h.parts} vs ${agg.parts.length}`);
   check('spatiotemporal parts sit on hierarchy nodes', agg.parts.some((p) => p.node !== ''), '');
 
+  // The query panel: a statement typed and run with Ctrl+Enter, its table against the API's answer.
+  const queryStarted = Date.now();
+  await page.goto(withQuery(`p=${h.p}`));
+  h = await settled(page);
+  const sql = 'SELECT id, container, ts, "end", value, type FROM states WHERE dur >= 90 ORDER BY ts';
+  await page.fill('[data-testid=query-sql]', sql);
+  await page.press('[data-testid=query-sql]', 'Control+Enter');
+  h = await settled(page, 'window.__macroscope.query.rows > 0');
+  const answer = await api(base, `traces/0/query?sql=${encodeURIComponent(sql)}`);
+  const tableIds = () => page.locator('[data-testid=query-table] tbody tr').evaluateAll((rows) => rows.map((r) => r.cells[0].textContent));
+  check('the query panel shows the rows of the API', h.query.rows === answer.rows.length && h.url.includes('sql=')
+    && JSON.stringify(await tableIds()) === JSON.stringify(answer.rows.map((r) => String(r[0]))),
+  `${h.query.rows} vs ${answer.rows.length}`);
+  check('a result with container, ts and end is highlighted in the Gantt', h.gantt.marks.result > 0 && h.query.marks === answer.rows.length,
+    JSON.stringify([h.gantt.marks, h.query.marks]));
+  // A second click on a header reverses: "end" descending, ties in the answer's order.
+  await page.click('[data-testid=query-table] th[data-col="3"]');
+  await page.click('[data-testid=query-table] th[data-col="3"]');
+  const byEnd = answer.rows.map((r, i) => [r, i]).sort((x, y) => y[0][3] - x[0][3] || x[1] - y[1]).map(([r]) => String(r[0]));
+  check('a second click on a header sorts descending', JSON.stringify(await tableIds()) === JSON.stringify(byEnd),
+    `${(await tableIds()).slice(0, 5)} vs ${byEnd.slice(0, 5)}`);
+  // The CSV link gives the same rows.
+  const csvHref = await page.locator('[data-testid=query-csv]').evaluate((a) => a.href);
+  const csv = (await (await fetch(csvHref)).text()).trim().split(/\r?\n/);
+  check('the CSV download answers the same rows', csv[0] === answer.columns.join(',') && csv.length === answer.rows.length + 1
+    && csv[1].startsWith(`${answer.rows[0][0]},${answer.rows[0][1]},`), `${csv.length} lines: ${csv.slice(0, 2)}`);
+  // A row clicked: the Gantt zooms onto that state (a quarter of its span each side) and inspects it.
+  const pickedRow = page.locator('[data-testid=query-table] tbody tr').nth(2);
+  const picked = answer.rows[Number(await pickedRow.getAttribute('data-row'))];
+  await pickedRow.click();
+  const [pa, pb] = [picked[2] - (picked[3] - picked[2]) / 4, picked[3] + (picked[3] - picked[2]) / 4];
+  h = await settled(page, `window.__macroscope.inspected !== null && Math.abs(window.__macroscope.gantt.start - ${pa}) < 1e-6`);
+  const pickedEntity = await api(base, `traces/0/entity/${h.inspected}`);
+  check('clicking a row zooms the Gantt onto it and inspects it',
+    Math.abs(h.gantt.end - pb) < 1e-6 && pickedEntity.start === picked[2] && pickedEntity.end === picked[3] && pickedEntity.value === picked[4],
+    `${h.gantt.start}..${h.gantt.end} vs ${pa}..${pb}; ${JSON.stringify(pickedEntity)}`);
+  await page.fill('[data-testid=query-sql]', 'SELECT * FORM states');
+  await page.click('[data-testid=query-run]');
+  await page.locator('[data-testid=query-error]').waitFor({ state: 'visible', timeout: 5000 });
+  check('an SQL error is shown with its place', (await page.locator('[data-testid=query-error]').innerText()).startsWith('line 1, column 10: near "FORM"'));
+
+  // Pajé's filters as SQL in the URL: where= dims or hides the rest, group= merges lines, order= orders them.
+  const where = "value = 'value 1' OR type = 'Event'";
+  const count = await api(base, `traces/0/query?sql=${encodeURIComponent(`SELECT (SELECT count(*) FROM states WHERE ${where}) + (SELECT count(*) FROM events WHERE ${where})`)}`);
+  await page.goto(withQuery(`p=${h.p}&where=${encodeURIComponent(where)}`));
+  h = await settled(page, 'window.__macroscope.gantt.where !== null');
+  check('where= highlights the entities it selects, the others dimmed', h.gantt.where.rows === count.rows[0][0] && h.gantt.marks.where > 0
+    && h.gantt.items > 0 && (await page.locator('[data-testid=gantt-info]').innerText()).includes(`${count.rows[0][0]} entities`),
+  `${JSON.stringify(h.gantt.where)} vs ${count.rows[0][0]}`);
+  await page.selectOption('[data-testid=filter-mode]', 'hide');
+  h = await settled(page, "window.__macroscope.url.includes('filter=hide') && window.__macroscope.gantt.where !== null");
+  check('filter=hide shows them alone', h.gantt.items === 0 && h.gantt.marks.where > 0, JSON.stringify([h.gantt.items, h.gantt.marks]));
+  const lineCount = h.gantt.lineCount;
+  await page.fill('[data-testid=group-input]', "substr(path, 1, instr(path || '/', '/') - 1)");
+  await page.fill('[data-testid=order-input]', 'name DESC');
+  await page.press('[data-testid=group-input]', 'Enter');
+  h = await settled(page, 'window.__macroscope.gantt.lineCount < ' + lineCount);
+  check('group= puts containers of one value on one line, order= orders the lines',
+    JSON.stringify(h.gantt.lines) === JSON.stringify(['c3', 'c2', 'c1', 'c0']) && h.url.includes('group=substr') && h.url.includes('order=name+DESC'),
+    `${lineCount} -> ${JSON.stringify(h.gantt.lines)} ${h.url}`);
+  await page.fill('[data-testid=order-input]', 'nope');
+  await page.press('[data-testid=order-input]', 'Enter');
+  await page.locator('[data-testid=order-error]').waitFor({ state: 'visible', timeout: 5000 });
+  check('a filter the server refuses says why', (await page.locator('[data-testid=order-error]').innerText()).includes('no such column: nope'));
+  console.log(`(query and filter checks: ${((Date.now() - queryStarted) / 1000).toFixed(1)} s)`);
+
   // User fields reach the inspector (trace 1 carries some on its states).
   await page.goto(`${base}${base.includes('?') ? '&' : '?'}trace=1`);
   h = await settled(page, 'window.__macroscope.gantt.sample.length > 0');
@@ -409,6 +475,22 @@ try {
     check('the process tree shows the CPUs and the processes with their threads', h.gantt.rows >= cpus.length + 3,
       JSON.stringify(h.gantt));
     await shot(page, 'web-kernel-processes.png');
+
+    // The query panel on a clock beyond 2^53: ticks shown exactly, a row's model time exact to the ns.
+    const ksql = "SELECT id, container, ts, \"end\", value, type FROM states WHERE type = 'Syscall' ORDER BY dur DESC LIMIT 3";
+    const kanswer = await api(base, `traces/2/query?sql=${encodeURIComponent(ksql)}`);
+    await page.goto(withQuery(`trace=2&sql=${encodeURIComponent(ksql)}`));
+    h = await settled(page, 'window.__macroscope.trace === 2 && window.__macroscope.query.rows > 0');
+    const firstRow = page.locator('[data-testid=query-table] tbody tr').first();
+    const cells = await firstRow.locator('td').allInnerTexts();
+    check('the table gives the ticks as the query does', typeof kanswer.rows[0][2] === 'string' && cells[2] === kanswer.rows[0][2],
+      `${cells} vs ${kanswer.rows[0]}`);
+    await firstRow.click();
+    h = await settled(page, 'window.__macroscope.inspected !== null');
+    const [kts, kend] = [BigInt(kanswer.rows[0][2]) - BigInt(kanswer.time_origin), BigInt(kanswer.rows[0][3]) - BigInt(kanswer.time_origin)];
+    const kentity = await api(base, `traces/2/entity/${h.inspected}`);
+    check('clicking a row of a kernel trace inspects that state', BigInt(kentity.start) === kts && BigInt(kentity.end) === kend
+      && Math.abs(h.gantt.start - (Number(kts) - Number(kend - kts) / 4)) < 1, `${JSON.stringify(kentity)} vs ${kts}..${kend}`);
   }
 
   // A trace the server is still reading (the hidden --read-after holds the
