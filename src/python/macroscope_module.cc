@@ -2,7 +2,8 @@
 // library opens it (query/opened_trace.h) and asked in SQL; every answer a
 // pandas DataFrame whose columns are NumPy arrays filled as the rows come
 // (integers int64, or pandas' Int64 where some are NULL; reals float64;
-// text an object array whose equal texts share one Python string).
+// a query's texts an object array whose equal texts share one Python
+// string, an entity table's names read in bulk a Categorical).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -24,12 +25,30 @@
 #include "query/query_session.h"
 #include "query/schema.h"
 #include "util/error.h"
+#include "util/huge_page_allocator.h"
 
 namespace py = pybind11;
 
 namespace macroscope::python {
 
 namespace {
+
+// The vector's buffer as a NumPy array (of `dtype`, T's by default) that
+// owns it: no copy.
+template <class T, class A>
+py::array Handed(std::vector<T, A>&& values, py::dtype dtype = py::dtype::of<T>()) {
+  auto* owned = new std::vector<T, A>(std::move(values));
+  py::capsule free(owned, [](void* p) { delete static_cast<std::vector<T, A>*>(p); });
+  return py::array(dtype, std::vector<py::ssize_t>{static_cast<py::ssize_t>(owned->size())}, owned->data(), free);
+}
+
+// The columns as a DataFrame, in the dict's order. copy=False: the arrays
+// become the frame's columns as they are. (Not columns=[…]: pandas 1.5
+// then makes an object array of every column, Categoricals and Int64
+// arrays converted row by row, a second for 10^7 rows.)
+py::object DataFrame(const py::dict& columns) {
+  return py::module_::import("pandas").attr("DataFrame")(columns, py::arg("copy") = false);
+}
 
 // One column of an answer, typed by what it holds: integers, reals, texts,
 // or (SQLite lets a column mix them) cells.
@@ -89,17 +108,14 @@ class ColumnBuilder {
     if (any_null) null_.resize(n, 0);
     switch (kind_) {
       case Kind::kInteger: {
-        py::array_t<int64_t> values = Handed(std::move(ints_));
+        py::array values = Handed(std::move(ints_));
         if (!any_null) return values;
-        py::array_t<bool> mask(static_cast<py::ssize_t>(n));
-        bool* m = mask.mutable_data();
-        for (size_t i = 0; i < n; ++i) m[i] = null_[i] != 0;
-        return py::module_::import("pandas").attr("arrays").attr("IntegerArray")(values, mask);
+        return py::module_::import("pandas").attr("arrays").attr("IntegerArray")(
+            values, Handed(std::move(null_), py::dtype("bool")));
       }
       case Kind::kReal: return Handed(std::move(reals_));
-      case Kind::kNone:
-        for (size_t i = 0; i < n; ++i) texts_.push_back(py::none());
-        [[fallthrough]];
+      case Kind::kNone:  // only NULLs: NumPy fills an object array with None
+        return py::array(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
       default: {
         py::array objects(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
         auto** data = static_cast<PyObject**>(objects.mutable_data());
@@ -171,14 +187,6 @@ class ColumnBuilder {
     return py::none();
   }
 
-  // The vector's buffer as a NumPy array that owns it: no copy.
-  template <class T>
-  static py::array_t<T> Handed(std::vector<T>&& values) {
-    auto* owned = new std::vector<T>(std::move(values));
-    py::capsule free(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-    return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), free);
-  }
-
   Kind kind_ = Kind::kNone;
   size_t rows_ = 0;
   size_t reserve_ = 0;  // rows expected (Reserve)
@@ -189,16 +197,121 @@ class ColumnBuilder {
   std::unordered_map<std::string, py::object> strings_;
 };
 
-// The columns as a DataFrame, in order.
+// One column of an entity table read in bulk (PutColumn's output): the
+// column's kind is its role's, the same for every row, so each value goes
+// straight to its vector. Texts (types, values, keys: a few names
+// repeated) become a pandas Categorical, codes into the names met.
+class EntityColumn {
+ public:
+  void Reserve(size_t rows) { reserve_ = rows; }
+  void Int(int64_t v) {
+    if (kind_ == Kind::kNone) Start(Kind::kInteger);
+    if (kind_ != Kind::kInteger) Mixed("an integer");
+    Row(false);
+    ints_.push_back(v);
+  }
+  void Real(double v) {
+    if (kind_ == Kind::kNone) Start(Kind::kReal);
+    if (kind_ != Kind::kReal) Mixed("a real");
+    Row(false);
+    reals_.push_back(v);
+  }
+  void Text(StringId id) {
+    if (kind_ == Kind::kNone) Start(Kind::kText);
+    if (kind_ != Kind::kText) Mixed("a text");
+    Row(false);
+    if (id != last_id_) {
+      auto [at, added] = code_of_.try_emplace(id, static_cast<int32_t>(names_.size()));
+      if (added) names_.push_back(id);
+      last_id_ = id;
+      last_code_ = at->second;
+    }
+    codes_.push_back(last_code_);
+  }
+  void Null() {
+    if (kind_ == Kind::kNone) {  // NULLs so far: no flags needed (yet)
+      ++rows_;
+      return;
+    }
+    Row(true);
+    switch (kind_) {
+      case Kind::kInteger: ints_.push_back(0); break;
+      case Kind::kReal: reals_.push_back(std::numeric_limits<double>::quiet_NaN()); break;
+      case Kind::kText: codes_.push_back(-1); break;  // a Categorical's missing value
+      case Kind::kNone: break;
+    }
+  }
+
+  py::object Finish(const Trace& trace) {
+    py::module_ pandas = py::module_::import("pandas");
+    switch (kind_) {
+      case Kind::kInteger: {
+        py::array values = Handed(std::move(ints_));
+        if (null_.empty()) return values;
+        return pandas.attr("arrays").attr("IntegerArray")(values, Handed(std::move(null_), py::dtype("bool")));
+      }
+      case Kind::kReal: return Handed(std::move(reals_));
+      case Kind::kText: {
+        py::list categories;
+        for (StringId id : names_) categories.append(py::str(std::string(trace.Str(id))));
+        return pandas.attr("Categorical").attr("from_codes")(Handed(std::move(codes_)), categories);
+      }
+      case Kind::kNone: break;
+    }
+    // Only NULLs (the nanoseconds of decimal times): integers all missing,
+    // pandas' Int64 as where some are (an object array of None would cost
+    // the DataFrame a copy with a reference a row).
+    py::module_ numpy = py::module_::import("numpy");
+    const auto n = static_cast<py::ssize_t>(rows_);
+    return pandas.attr("arrays").attr("IntegerArray")(numpy.attr("zeros")(n, "int64"), numpy.attr("ones")(n, "bool"));
+  }
+
+ private:
+  enum class Kind { kNone, kInteger, kReal, kText };
+
+  // The first value says what the column holds: room for every row, and
+  // the rows so far (NULLs) as its missing values.
+  void Start(Kind kind) {
+    kind_ = kind;
+    const size_t nulls = rows_;
+    if (nulls > 0) null_.assign(nulls, 1);
+    if (kind == Kind::kInteger) ints_.reserve(std::max(reserve_, nulls)), ints_.assign(nulls, 0);
+    if (kind == Kind::kReal) reals_.reserve(std::max(reserve_, nulls)), reals_.assign(nulls, std::nan(""));
+    if (kind == Kind::kText) codes_.reserve(std::max(reserve_, nulls)), codes_.assign(nulls, -1);
+  }
+  [[noreturn]] void Mixed(const char* what) const {
+    throw std::logic_error(std::string("an entity column given ") + what + " after values of another kind");
+  }
+  // The NULL flags, kept once a NULL came (before, every row was not NULL).
+  void Row(bool null) {
+    if (null && null_.empty()) null_.assign(rows_, 0);
+    if (!null_.empty()) null_.push_back(null ? 1 : 0);
+    ++rows_;
+  }
+
+  Kind kind_ = Kind::kNone;
+  // Written once, start to end: huge pages where the kernel gives them.
+  template <class T>
+  using Column = std::vector<T, HugePageAllocator<T>>;
+  size_t rows_ = 0, reserve_ = 0;
+  Column<uint8_t> null_;
+  Column<int64_t> ints_;
+  Column<double> reals_;
+  Column<int32_t> codes_;
+  std::vector<StringId> names_;  // the categories, by code
+  std::unordered_map<StringId, int32_t> code_of_;
+  StringId last_id_ = StringPool::kNoId;
+  int32_t last_code_ = -1;
+};
+
+// The columns as a DataFrame, in order, under their names (which SQL lets
+// repeat: the dict holds them by position).
 py::object Frame(const std::vector<std::string>& names, std::vector<ColumnBuilder>& columns) {
   py::dict data;
-  py::list order;
-  for (size_t c = 0; c < names.size(); ++c) {
-    data[py::str(names[c])] = columns[c].Finish();
-    order.append(names[c]);
-  }
-  // copy=False: the arrays become the frame's columns as they are.
-  return py::module_::import("pandas").attr("DataFrame")(data, py::arg("columns") = order, py::arg("copy") = false);
+  for (size_t c = 0; c < names.size(); ++c) data[py::int_(c)] = columns[c].Finish();
+  py::object frame = DataFrame(data);
+  frame.attr("columns") = py::cast(names);
+  return frame;
 }
 
 // A trace and its SQL session.
@@ -240,51 +353,33 @@ class PyTrace {
     if (end) plan.t2 = clock.ModelTime(*end);
     const double t1 = plan.t1, t2 = plan.t2;
 
-    std::vector<ColumnBuilder> columns(spec.columns.size());
-    std::unordered_map<StringId, py::object> texts;  // one Python string a text
     const query::EntityIds ids(source);
-    // A column's value into its builder; a column's texts repeat (a
-    // chunk's type, a state's value), so its last one is kept at hand.
-    struct Out {
-      ColumnBuilder& column;
-      std::unordered_map<StringId, py::object>& texts;
-      const Trace& trace;
-      StringId last = StringPool::kNoId;
-      const py::object* last_text = nullptr;
-      void Int(int64_t v) { column.AddInt(v); }
-      void Real(double v) { column.AddReal(v); }
-      void Null() { column.AddNull(); }
-      void Text(StringId id) {
-        if (id != last) {
-          auto [at, added] = texts.try_emplace(id);
-          if (added) at->second = py::str(std::string(trace.Str(id)));
-          last = id;
-          last_text = &at->second;
-        }
-        column.AddText(*last_text);
-      }
-    };
-    std::vector<Out> outs;
-    for (ColumnBuilder& column : columns) outs.push_back(Out{column, texts, trace});
+    std::vector<EntityColumn> columns(spec.columns.size());
     if (!start && !end) {  // every entity of the stores: their count is known
       uint64_t rows = 0;
       for (uint32_t k : plan.stores) rows += source.size(k);
-      for (ColumnBuilder& column : columns) column.Reserve(rows);
+      for (EntityColumn& column : columns) column.Reserve(rows);
     }
     query::EntityScan scan(source, std::move(plan));
+    std::vector<uint32_t> rows;  // of a chunk, those in the window
     while (scan.NextPiece()) {
       for (const EntityChunk& c : scan.chunks()) {
+        rows.clear();
         for (size_t i = 0; i < c.size(); ++i) {
           // The SQL selection's own test (events: ts in [start, end]).
           const double a = c.start[i], b = kind == TypeKind::kEvent ? a : c.End(i);
-          if (b < t1 || a > t2) continue;
-          for (size_t col = 0; col < columns.size(); ++col) {
-            query::PutColumn(spec.columns[col].role, c, i, clock, ids, outs[col]);
-          }
+          if (b >= t1 && a <= t2) rows.push_back(static_cast<uint32_t>(i));
+        }
+        // Column by column: one role's case all along a run of rows.
+        for (size_t col = 0; col < columns.size(); ++col) {
+          const query::Role role = spec.columns[col].role;
+          for (uint32_t i : rows) query::PutColumn(role, c, i, clock, ids, columns[col]);
         }
       }
     }
-    return Frame(query::TableColumns(spec), columns);
+    py::dict data;  // in the columns' order (dicts keep it)
+    for (size_t col = 0; col < columns.size(); ++col) data[py::str(spec.columns[col].name)] = columns[col].Finish(trace);
+    return DataFrame(data);
   }
 
   // The last statement's rows of `sql`.

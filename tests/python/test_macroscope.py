@@ -41,13 +41,17 @@ def test_columns_are_numpy_arrays():
     assert states["id"].dtype == numpy.int64
     assert states["depth"].dtype == numpy.int64
     assert states["ts"].dtype == numpy.float64  # Pajé: the text's decimal times
-    assert states["value"].dtype == object
-    assert states["ts_ns"].isna().all()  # no nanoseconds for decimal times
+    # Names (a few, repeated) are Categoricals: codes into the names met.
+    assert states["value"].dtype == "category"
+    assert states["value"].cat.codes.dtype.kind == "i"
+    assert set(states["value"].cat.categories) == set(states["value"])
+    assert states["ts_ns"].dtype == "Int64" and states["ts_ns"].isna().all()  # no nanoseconds for decimal times
     assert len(states) == 186
-    # Equal texts share one Python string.
-    values = states["value"].tolist()
-    assert all(a is b for a, b in zip(values, values) if a == b)
+    # A query's texts: an object array whose equal texts are one Python string.
+    values = t.query("SELECT value FROM states")["value"].tolist()
     assert len({id(v) for v in values}) == len(set(values))
+    # Names SQL repeats stay, in order.
+    assert list(t.query("SELECT 1 AS x, 2 AS x, 'a' AS y").columns) == ["x", "x", "y"]
 
 
 def test_selections_are_where_clauses():
