@@ -180,6 +180,7 @@ export class Gantt {
 
   /** The where filter (null: none): its rows are asked with each window. */
   setWhere(where: Where | null): void {
+    if (!where && !this.where) return;
     this.where = where;
     this.whereAnswer = null;
     this.data = null;
