@@ -346,6 +346,7 @@ try {
   check('clicking a row zooms the Gantt onto it and inspects it',
     Math.abs(h.gantt.end - pb) < 1e-6 && pickedEntity.start === picked[2] && pickedEntity.end === picked[3] && pickedEntity.value === picked[4],
     `${h.gantt.start}..${h.gantt.end} vs ${pa}..${pb}; ${JSON.stringify(pickedEntity)}`);
+  await shot(page, 'web-query.png');
   await page.fill('[data-testid=query-sql]', 'SELECT * FORM states');
   await page.click('[data-testid=query-run]');
   await page.locator('[data-testid=query-error]').waitFor({ state: 'visible', timeout: 5000 });
