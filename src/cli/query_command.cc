@@ -13,11 +13,13 @@
 
 #include "cli/catalog_option.h"
 #include "cli/commands.h"
+#include "cli/memory_option.h"
 #include "cli/query_shell.h"
 #include "cli/table_output.h"
 #include "cli/trace_loading.h"
 #include "query/opened_trace.h"
 #include "query/query_session.h"
+#include "store/store_source.h"
 
 namespace macroscope::cli {
 
@@ -27,6 +29,7 @@ void RegisterQueryCommand(CLI::App& app) {
     formats::ReadOptions read;
     analysis::TableFormat format = analysis::TableFormat::kText;
     std::string catalog;
+    size_t memory = store::CacheBudget::DefaultBytes();
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("query", "SQL over a trace: its states, events, links, variables as tables");
@@ -36,6 +39,7 @@ void RegisterQueryCommand(CLI::App& app) {
       ->required();
   AddTableFormatOption(*cmd, args->format);
   AddCatalogOption(*cmd, args->catalog);
+  AddMemoryOption(*cmd, args->memory);
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     std::vector<std::string> files = args->inputs;
@@ -47,8 +51,9 @@ void RegisterQueryCommand(CLI::App& app) {
     }
     const bool shell = sql.empty() && isatty(STDIN_FILENO);
     if (sql.empty() && !shell) sql.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    // Chunks kept for the statements that read a store again (a join).
-    query::OpenedTrace trace(files, args->read, store::CacheBudget::Serving(size_t{512} << 20));
+    // Chunks kept for the statements that read a store again (a join, the
+    // shell's next statement).
+    query::OpenedTrace trace(files, args->read, store::CacheBudget::Serving(args->memory));
     query::QuerySession session(trace.source(), files);
     // The catalog, when there is one, as schema `catalog` (read only).
     const std::string catalog = CatalogFile(args->catalog);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/memory_option.h"
 #include "cli/trace_loading.h"
 #include "server/server.h"
 #include "server/stop_signals.h"
@@ -43,13 +44,7 @@ struct ServeArgs {
   std::optional<double> p;
   std::optional<int> slices;
   std::string read_after;  // hidden, for tests: the reading starts once this file exists
-  size_t memory = DefaultMemory();  // bytes a store's caches keep, and the aggregations' (--memory)
-
-  // A sixteenth of the machine's memory.
-  static size_t DefaultMemory() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) / 16 : size_t{1} << 30;
-  }
+  size_t memory = store::CacheBudget::DefaultBytes();  // bytes a store's caches keep, and the aggregations' (--memory)
 };
 
 // One served trace and what answers about it: a trace read whole into
@@ -230,11 +225,7 @@ void RegisterServeCommand(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")
       ->check(CLI::Range(1, 10000));
-  cmd->add_option("--memory", args->memory,
-                  "Bytes a chunked store keeps decoded for the next queries (chunks, frames, summaries), and "
-                  "as much for the cached aggregations (suffixes: KB, MB, GB; default: a sixteenth of the "
-                  "machine's memory)")
-      ->transform(CLI::AsSizeValue(false));
+  AddMemoryOption(*cmd, args->memory, ", and as much for the cached aggregations");
   // Hidden, for tests: the reading starts once this file exists.
   cmd->add_option("--read-after", args->read_after)->group("");
   AddReadOptions(*cmd, args->read);

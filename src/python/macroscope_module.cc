@@ -317,8 +317,8 @@ py::object Frame(const std::vector<std::string>& names, std::vector<ColumnBuilde
 // A trace and its SQL session.
 class PyTrace {
  public:
-  PyTrace(std::vector<std::string> files, const formats::ReadOptions& options)
-      : opened_(files, options, store::CacheBudget::Serving(size_t{512} << 20)),
+  PyTrace(std::vector<std::string> files, const formats::ReadOptions& options, size_t memory)
+      : opened_(files, options, store::CacheBudget::Serving(memory)),
         session_(opened_.source(), opened_.files()) {}
 
   // The entities of a table ("states", "events", "links", "variables")
@@ -418,15 +418,16 @@ PYBIND11_MODULE(_macroscope, m) {
 
   m.def(
       "_open",
-      [](const std::vector<std::string>& files, int threads, bool sort, bool no_strict) {
+      [](const std::vector<std::string>& files, int threads, bool sort, bool no_strict, std::optional<size_t> memory) {
         formats::ReadOptions options;
         options.threads = threads;
         options.paje.sort = sort;
         options.paje.no_strict = no_strict;
         py::gil_scoped_release release;  // reading may take a while
-        return std::make_unique<PyTrace>(files, options);
+        return std::make_unique<PyTrace>(files, options, memory.value_or(store::CacheBudget::DefaultBytes()));
       },
-      py::arg("files"), py::arg("threads") = 0, py::arg("sort") = false, py::arg("no_strict") = false);
+      py::arg("files"), py::arg("threads") = 0, py::arg("sort") = false, py::arg("no_strict") = false,
+      py::arg("memory") = py::none());
 }
 
 }  // namespace macroscope::python

@@ -1,8 +1,15 @@
 #include "store/store_source.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace macroscope::store {
+
+size_t CacheBudget::DefaultBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) / 16 : size_t{1} << 30;
+}
 
 namespace {
 

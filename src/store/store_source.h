@@ -36,6 +36,9 @@ struct CacheBudget {
   // 1.5 GB, or a quarter, each such window decoded them again, 1.5 s
   // against 0.4 s).
   static CacheBudget Serving(size_t bytes) { return {bytes / 2, bytes / 8, bytes - bytes / 2 - bytes / 8}; }
+  // What Serving is given unless told (`--memory`): a sixteenth of the
+  // machine's memory (1 GiB where it cannot be told).
+  static size_t DefaultBytes();
   // A command that reads a store once (stats): no chunk is read twice,
   // but the frames shared by many small stores are decompressed once, not
   // once per store.

@@ -109,9 +109,11 @@ class Trace:
         return self.query(_call("correlation", a, b, delta))
 
 
-def open(path, threads=0, sort=False, no_strict=False):  # noqa: A001 (the module's verb, as in open(file))
+def open(path, threads=0, sort=False, no_strict=False, memory=None):  # noqa: A001 (the module's verb, as in open(file))
     """Opens a trace: a path or a list of paths read as one trace (any format
     `macroscope formats` lists, or a store). Reader options as the
-    command's: threads, sort (Pajé lines out of time order), no_strict."""
+    command's: threads, sort (Pajé lines out of time order), no_strict;
+    memory: the bytes a store keeps decoded for the next queries (the
+    command's --memory; default a sixteenth of the machine's memory)."""
     files = [path] if isinstance(path, str) else [str(p) for p in path]
-    return Trace(_open(files, threads=threads, sort=sort, no_strict=no_strict))
+    return Trace(_open(files, threads=threads, sort=sort, no_strict=no_strict, memory=memory))
