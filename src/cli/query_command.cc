@@ -29,7 +29,11 @@ void RegisterQueryCommand(CLI::App& app) {
     formats::ReadOptions read;
     analysis::TableFormat format = analysis::TableFormat::kText;
     std::string catalog;
-    size_t memory = store::CacheBudget::DefaultBytes();
+    // A statement reads a chunk once, unless it joins a table with itself
+    // or the shell's next one reads it again: a little is enough (a
+    // GROUP BY over 10^7 states: 44 MB of RSS with 8 MB, 300 MB with 1 GB,
+    // as fast).
+    size_t memory = size_t{64} << 20;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("query", "SQL over a trace: its states, events, links, variables as tables");
@@ -39,7 +43,7 @@ void RegisterQueryCommand(CLI::App& app) {
       ->required();
   AddTableFormatOption(*cmd, args->format);
   AddCatalogOption(*cmd, args->catalog);
-  AddMemoryOption(*cmd, args->memory);
+  AddMemoryOption(*cmd, args->memory, "; default 64 MB");
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
     std::vector<std::string> files = args->inputs;

@@ -225,7 +225,8 @@ void RegisterServeCommand(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--slices", args->slices, "The time slices the printed URL opens the overview with (default 100)")
       ->check(CLI::Range(1, 10000));
-  AddMemoryOption(*cmd, args->memory, ", and as much for the cached aggregations");
+  AddMemoryOption(*cmd, args->memory,
+                  ", and as much for the cached aggregations; default: a sixteenth of the machine's memory");
   // Hidden, for tests: the reading starts once this file exists.
   cmd->add_option("--read-after", args->read_after)->group("");
   AddReadOptions(*cmd, args->read);
