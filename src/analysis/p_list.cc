@@ -90,4 +90,21 @@ std::vector<PListEntry> SignificantPsDichotomy(const Aggregation& aggregation, d
   return list;
 }
 
+double KneeP(const std::vector<PListEntry>& list, const Quality& full) {
+  if (list.empty()) return 0.5;
+  size_t k = 0;
+  double best = -1;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const double gain = full.gain > 0 ? list[i].quality.gain / full.gain : 0;
+    const double loss = full.loss > 0 ? list[i].quality.loss / full.loss : 0;
+    if (gain - loss >= best - 1e-12) {
+      best = gain - loss;
+      k = i;
+    }
+  }
+  const double from = list[k].p;
+  const double to = k + 1 < list.size() ? list[k + 1].p : 1.0;
+  return (from + to) / 2;
+}
+
 }  // namespace macroscope::analysis

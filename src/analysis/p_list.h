@@ -41,4 +41,12 @@ std::vector<PListEntry> SignificantPsExact(const Aggregation& aggregation, const
 // Throws std::invalid_argument unless threshold > 0.
 std::vector<PListEntry> SignificantPsDichotomy(const Aggregation& aggregation, double threshold);
 
+// The overview's p when none is given: among the significant partitions
+// of `list` (SignificantPsExact's), the one whose normalised gain exceeds
+// its normalised loss the most (the knee of the quality curves: both are 0
+// for the finest partition and 1 for `full`, the full aggregate), taken at
+// the middle of the p range over which it is optimal, away from the ties
+// at the breakpoints. Ties go to fewer parts; 0.5 for an empty list.
+double KneeP(const std::vector<PListEntry>& list, const Quality& full);
+
 }  // namespace macroscope::analysis

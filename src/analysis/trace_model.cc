@@ -127,6 +127,21 @@ MicroModel BuildModel(const EntitySource& source, const ModelRequest& request) {
   return accumulator.Model(trace, request);
 }
 
+bool Additive(Metric m) {
+  return m == Metric::kStateTime || m == Metric::kStateCount || m == Metric::kEventCount || m == Metric::kLinkCount;
+}
+
+int32_t CachedSlices(int32_t asked) { return asked >= 900 ? asked : asked * (900 / asked); }
+
+MicroModel BuildModelAsCached(const EntitySource& source, const ModelRequest& request) {
+  if (request.bins || !Additive(request.metric) || request.slices < 1) return BuildModel(source, request);
+  ModelRequest cached = request;
+  cached.slices = CachedSlices(request.slices);
+  MicroModel model = BuildModel(source, cached);
+  if (cached.slices == request.slices) return model;
+  return model.Coarsen(cached.slices / request.slices);
+}
+
 MicroModel BuildModel(const Trace& trace, const ModelRequest& request) {
   return BuildModel(TraceSource(trace), request);
 }

@@ -34,9 +34,16 @@ std::vector<std::string> MetricNames();
 // The kind of entity a metric counts.
 TypeKind MetricKind(Metric metric);
 
+// Whether a metric's cells add up over slices: a model of a multiple of
+// the slices asked then serves, coarsened (MicroModel::Coarsen).
+bool Additive(Metric metric);
+
+// The slices `aggregate` and `overview` take by default.
+inline constexpr int32_t kDefaultSlices = 100;
+
 struct ModelRequest {
   Metric metric = Metric::kStateTime;
-  int32_t slices = 100;
+  int32_t slices = kDefaultSlices;
   // Slices are the trace's time bins (model/time_bins.h) nearest the asked
   // width (between 1/sqrt(2) and sqrt(2) times as many), over the range
   // widened to whole bins: what a store's level-of-detail summaries
@@ -59,5 +66,15 @@ struct ModelRequest {
 MicroModel BuildModel(const EntitySource& source, const ModelRequest& request);
 // The same over a trace in memory.
 MicroModel BuildModel(const Trace& trace, const ModelRequest& request);
+
+// The slices a model is built with to be kept in the model cache
+// (model_cache.h), so that it serves many later requests: about 900 (the
+// seed's choice), a multiple of the `asked` count.
+int32_t CachedSlices(int32_t asked);
+// The model `request` asks for as `aggregate` gets it through its cache:
+// built with CachedSlices(request.slices) slices and coarsened to
+// request.slices when the metric is Additive (plain BuildModel otherwise,
+// and with bins), the same to the bit whether the cache held it or not.
+MicroModel BuildModelAsCached(const EntitySource& source, const ModelRequest& request);
 
 }  // namespace macroscope::analysis

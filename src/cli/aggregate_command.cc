@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/aggregation_json.h"
+#include "analysis/aggregation_table.h"
 #include "analysis/micro_model.h"
 #include "analysis/p_list.h"
 #include "analysis/spatiotemporal_partition.h"
@@ -74,26 +75,13 @@ void Validate(const AggregateCommandOptions& o) {
   if (!(o.threshold > 0 && o.threshold < 1)) throw UserError("--threshold must be in (0, 1)");
 }
 
-// Gain and loss columns are named after what they hold (docs/aggregate.md).
-std::string Named(const char* column, const analysis::Aggregation& aggregation) {
-  return std::string(column) + (aggregation.normalized() ? "_normalized" : "");
-}
-
 void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,
                     const analysis::Aggregation& aggregation,
                     const analysis::Partition& partition) {
   const bool spatial = o.shared.mode == "spatiotemporal";
-  const auto& tree = model.hierarchy();
   if (o.format == "csv") {
-    analysis::Table table({"start_slice", "end_slice", "node", Named("gain", aggregation), Named("loss", aggregation)});
-    for (const auto& part : partition.parts) {
-      table.Put(part.first_slice);
-      table.Put(part.last_slice);
-      table.Put(spatial ? tree.Path(part.node) : "");
-      table.Put(part.gain);
-      table.Put(part.loss);
-    }
-    std::cout << analysis::FormatTable(table, analysis::TableFormat::kCsv);
+    std::cout << analysis::FormatTable(analysis::PartitionTable(model, aggregation, partition, spatial),
+                                       analysis::TableFormat::kCsv);
     return;
   }
   std::cout << analysis::PartitionJson(model, aggregation, partition, o.shared.p, spatial).dump() << "\n";
@@ -102,14 +90,7 @@ void WritePartition(const AggregateCommandOptions& o, const MicroModel& model,
 void WritePList(const AggregateCommandOptions& o, const analysis::Aggregation& aggregation,
                 const std::vector<analysis::PListEntry>& list) {
   if (o.format == "csv") {
-    analysis::Table table({"p", Named("gain", aggregation), Named("loss", aggregation), "parts"});
-    for (const auto& entry : list) {
-      table.Put(entry.p);
-      table.Put(entry.quality.gain);
-      table.Put(entry.quality.loss);
-      table.Put(entry.quality.parts);
-    }
-    std::cout << analysis::FormatTable(table, analysis::TableFormat::kCsv);
+    std::cout << analysis::FormatTable(analysis::PListTable(aggregation, list), analysis::TableFormat::kCsv);
     return;
   }
   std::cout << analysis::PListJson(list).dump() << "\n";

@@ -29,11 +29,6 @@ double Since(std::chrono::steady_clock::time_point& last) {
   return s;
 }
 
-bool Additive(analysis::Metric m) {
-  using analysis::Metric;
-  return m == Metric::kStateTime || m == Metric::kStateCount || m == Metric::kEventCount || m == Metric::kLinkCount;
-}
-
 // What identifies a model in the cache: the trace files as they are now,
 // how they are read, the metric and the range.
 std::string CacheKey(const ModelSource& s) {
@@ -61,10 +56,6 @@ analysis::TimeRange ParseRange(const TimeBase& base, double trace_start, const s
   if (!(range.begin < range.end)) throw UserError("--start must be before --end");
   return range;
 }
-
-// Slices to build so that the cached model serves many later requests:
-// about 900 (the seed's choice), a multiple of the asked count.
-int32_t CachedSlices(int32_t asked) { return asked >= 900 ? asked : asked * (900 / asked); }
 
 // The model of one Pajé file built while it is read (trace_loading.h
 // StreamPaje: the trace is not kept, so a first overview needs a fraction
@@ -101,19 +92,19 @@ analysis::MicroModel LoadModel(const ModelSource& source, ModelTimings* timings)
       for (const auto& name : analysis::MetricNames()) known += (known.empty() ? "" : ", ") + name;
       throw UserError("unknown --metric '" + source.metric + "' (known: " + known + ")");
     }
-    const int32_t slices = source.slices.value_or(100);
+    const int32_t slices = source.slices.value_or(analysis::kDefaultSlices);
     if (slices < 1) throw UserError("--slices must be at least 1");
     // Bins are the trace's, not a multiple of the asked count: no cache.
     const std::string key = source.cache_directory.empty() || source.bins ? std::string() : CacheKey(source);
     // A model read in parts (each part holds a share) skips the cache, but
     // is built with the cache's slices: the same model to the bit.
     analysis::ModelCache cache(key.empty() || source.read.share ? std::string() : source.cache_directory);
-    model = cache.Find(key, slices, Additive(*metric));
+    model = cache.Find(key, slices, analysis::Additive(*metric));
     timings->from_cache = model.has_value();
     if (!model) {
       analysis::ModelRequest request;
       request.metric = *metric;
-      request.slices = key.empty() || !Additive(*metric) ? slices : CachedSlices(slices);
+      request.slices = key.empty() || !analysis::Additive(*metric) ? slices : analysis::CachedSlices(slices);
       request.threads = source.read.threads;
       request.bins = source.bins;
       // The asked range, in the times of the trace read.

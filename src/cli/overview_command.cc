@@ -2,7 +2,6 @@
 // person would put in a report — the views of the optimal partition at p,
 // the quality curves and a legend. Same model options as `aggregate`;
 // described in docs/overview.md.
-#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,28 +41,6 @@ render::ImageFormat Validate(const OverviewOptions& o) {
   return *format;
 }
 
-// The default p: among the significant partitions, the one whose
-// normalised gain exceeds its normalised loss the most (the knee of the
-// quality curves: both are 0 for the finest partition and 1 for the full
-// aggregate), taken at the middle of the p range over which it is optimal,
-// away from the ties at the breakpoints. Ties go to fewer parts.
-double DefaultP(const std::vector<analysis::PListEntry>& list, const analysis::Quality& full) {
-  if (list.empty()) return 0.5;
-  size_t k = 0;
-  double best = -1;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const double gain = full.gain > 0 ? list[i].quality.gain / full.gain : 0;
-    const double loss = full.loss > 0 ? list[i].quality.loss / full.loss : 0;
-    if (gain - loss >= best - 1e-12) {
-      best = gain - loss;
-      k = i;
-    }
-  }
-  const double from = list[k].p;
-  const double to = k + 1 < list.size() ? list[k + 1].p : 1.0;
-  return (from + to) / 2;
-}
-
 std::string BaseName(const std::string& path) {
   if (path == "-") return "standard input";
   const size_t slash = path.rfind('/');
@@ -76,7 +53,7 @@ void RunOverview(const OverviewOptions& o) {
   analysis::MicroModel model = LoadAggregateModel(o.shared, &timings);
   std::unique_ptr<analysis::Aggregation> aggregation = MakeAggregation(model, o.shared);
   const std::vector<analysis::PListEntry> list = analysis::SignificantPsExact(*aggregation);
-  const double p = o.shared.p_given() ? o.shared.p : DefaultP(list, aggregation->FullAggregate());
+  const double p = o.shared.p_given() ? o.shared.p : analysis::KneeP(list, aggregation->FullAggregate());
   const analysis::Partition partition = aggregation->Best(p);
 
   render::OverviewInput input;
