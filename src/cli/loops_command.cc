@@ -2,7 +2,6 @@
 // regenerate an integer trace). Output shapes are documented in
 // docs/loops.md.
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -10,15 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "analysis/table_writer.h"
 #include "cli/commands.h"
 #include "cli/loops_from_lackey.h"
-#include "cli/loops_from_trace.h"
 #include "cli/trace_loading.h"
 #include "loops/emit_c.h"
 #include "loops/emit_json.h"
 #include "loops/find_model.h"
+#include "loops/model_table.h"
 #include "loops/report.h"
 #include "loops/series_scaling.h"
+#include "loops/trace_series.h"
 #include "loops/trace_text.h"
 #include "loops/verify.h"
 #include "util/atomic_file.h"
@@ -33,7 +34,7 @@ struct LoopsOptions {
   std::string file;
   // --from: a series of a trace instead of FILE.
   std::string from;
-  SeriesRequest request;
+  loops::SeriesRequest request;
   formats::ReadOptions read;
   // --from-lackey: the data addresses of a valgrind lackey trace.
   LackeyRequest lackey;
@@ -53,7 +54,7 @@ struct LoopsOptions {
 constexpr int kMaxOrder = 8;
 
 void ValidateInput(const LoopsOptions& o) {
-  const SeriesRequest& r = o.request;
+  const loops::SeriesRequest& r = o.request;
   const LackeyRequest& l = o.lackey;
   if (!l.file.empty() && (!o.file.empty() || !o.from.empty())) {
     throw UserError("give one of FILE, --from TRACE or --from-lackey FILE");
@@ -80,20 +81,13 @@ void ValidateInput(const LoopsOptions& o) {
   if (!o.file.empty()) throw UserError("give either FILE or --from TRACE, not both");
   if (r.container.empty()) throw UserError("--from needs --container C (a container name, alias or path)");
   if (r.type.empty()) throw UserError("--from needs --type T (an entity type name or alias)");
-  if (!IsSeriesName(r.series)) {
-    throw UserError("--series must be start, end, duration, value or interarrival, got '" + r.series + "'");
-  }
-  if (o.unit_given && !IsTimeSeries(r.series)) throw UserError("--unit applies to time series, not --series value");
-  if (o.unit_given && !loops::FindTickUnit(r.unit)) {
-    throw UserError("--unit must be s, ms, us or ns, got '" + r.unit + "'");
-  }
-  if (r.scale_given && r.series != "value") throw UserError("--scale applies to --series value (of a variable)");
-  if (r.scale_given && !(std::isfinite(r.scale) && r.scale != 0)) throw UserError("--scale must be finite and not 0");
+  if (o.unit_given && r.unit.empty()) throw UserError("--unit must be s, ms, us or ns, got ''");
+  loops::CheckSeriesRequest(r);
 }
 
 // The series description in front of the output: report lines, a C
 // comment, or a "series" member of the JSON object.
-std::string WithSeries(const std::string& emit, const TraceSeries& series, std::string text) {
+std::string WithSeries(const std::string& emit, const loops::TraceSeries& series, std::string text) {
   if (emit == "report") {
     std::string header;
     for (const std::string& line : series.header) header += line + "\n";
@@ -128,8 +122,8 @@ loops::Options Validate(const LoopsOptions& o) {
   }
   if (o.max_depth < 1 || o.max_depth > 30) throw UserError("--max-depth must be in 1..30");
   if (o.order < 0 || o.order > kMaxOrder) throw UserError("--order must be in 0.." + std::to_string(kMaxOrder));
-  if (o.emit != "report" && o.emit != "c" && o.emit != "json") {
-    throw UserError("--emit must be report, c or json, got '" + o.emit + "'");
+  if (o.emit != "report" && o.emit != "c" && o.emit != "json" && o.emit != "csv") {
+    throw UserError("--emit must be report, c, json or csv, got '" + o.emit + "'");
   }
   const bool bottom_up_mode = options.mode == loops::Mode::kAuto || options.mode == loops::Mode::kAdjacentFixed;
   if (options.algorithm == loops::Algorithm::kBottomUp && (!bottom_up_mode || o.order > 0)) {
@@ -163,7 +157,7 @@ void RunLoops(const LoopsOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<int64_t> trace;
   std::string name = o.file == "-" ? "<stdin>" : o.file;
-  std::optional<TraceSeries> series;
+  std::optional<loops::TraceSeries> series;
   std::optional<LackeySeries> lackey;
   if (!o.lackey.file.empty()) {
     lackey = ReadLackeySeries(o.lackey);
@@ -173,7 +167,7 @@ void RunLoops(const LoopsOptions& o) {
   } else if (!o.from.empty()) {
     LoadedTrace loaded;
     LoadTrace({o.from}, o.read, loaded);
-    series = ExtractSeries(loaded.trace, o.from, o.request);
+    series = loops::ExtractSeries(TraceSource(loaded.trace), o.from, o.request);
     trace = std::move(series->values);
     name = series->name;
   } else if (o.file == "-") {
@@ -199,6 +193,10 @@ void RunLoops(const LoopsOptions& o) {
     std::string text = loops::Report(model, options, used);
     if (lackey) text += LackeyNests(model, trace, *lackey);
     Write(o, series ? WithSeries(o.emit, *series, std::move(text)) : text);
+  } else if (o.emit == "csv") {
+    // The phases as a table: the rows of the query's loops().
+    Write(o, analysis::FormatTable(loops::PhaseTable(model, series ? series->unit : ""), analysis::TableFormat::kCsv));
+    std::cerr << loops::SummaryLine(model) << "\n";
   } else {
     std::string text = o.emit == "c" ? loops::EmitC(model) : loops::EmitJson(model);
     Write(o, series ? WithSeries(o.emit, *series, std::move(text)) : text);
@@ -240,7 +238,7 @@ void RegisterLoopsCommand(CLI::App& app) {
       "loops", "Model an integer trace as periodic-linear loop nests that regenerate it (PLI)");
   cmd->add_option("FILE", o->file, "Whitespace-separated 64-bit integers ('-' for stdin)");
   cmd->add_option("--from", o->from,
-                  "Model a series of this trace (Pajé) instead of FILE; needs --container and --type");
+                  "Model a series of this trace (any format) instead of FILE; needs --container and --type");
   cmd->add_option("--container", o->request.container, "With --from: container name, alias or slash path");
   cmd->add_option("--type", o->request.type, "With --from: entity type (state, event, variable, link) name or alias");
   CLI::Option* series = cmd->add_option("--series", o->request.series,
@@ -280,7 +278,8 @@ void RegisterLoopsCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--order", o->order, "Order of periodic-linear recurrences to search (RPLI); 0: none")
       ->capture_default_str();
-  cmd->add_option("--emit", o->emit, "report (text), c (a C program printing the trace) or json")
+  cmd->add_option("--emit", o->emit,
+                  "report (text), c (a C program printing the trace), json, or csv (one row per phase)")
       ->capture_default_str();
   cmd->add_option("-o,--output", o->output, "Write the output to this file instead of stdout");
   cmd->add_flag("--verify", o->verify,

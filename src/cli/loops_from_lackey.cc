@@ -61,7 +61,7 @@ LackeySeries ReadLackeySeries(const LackeyRequest& request) {
   }
   loops::LackeyAccesses read = loops::ReadLackey(file.bytes(), request.file, filter, &file);
 
-  TraceSeries& series = out.series;
+  loops::TraceSeries& series = out.series;
   const std::string access(loops::AccessFilterName(filter.access));
   const int64_t n = static_cast<int64_t>(read.addresses.size());
   series.name = request.file + " (data addresses" +

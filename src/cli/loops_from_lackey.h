@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/loops_from_trace.h"
 #include "loops/elf_symbols.h"
 #include "loops/lackey_trace.h"
 #include "loops/model.h"
+#include "loops/trace_series.h"
 
 namespace macroscope::cli {
 
@@ -28,7 +28,7 @@ struct LackeyRequest {
 };
 
 struct LackeySeries {
-  TraceSeries series;
+  loops::TraceSeries series;
   std::vector<loops::AccessKind> kinds;       // of each value
   std::optional<loops::ElfSymbols> symbols;   // when the program is known
   std::optional<uint64_t> stack_top;          // the trace's first data address

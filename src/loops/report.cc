@@ -159,6 +159,19 @@ std::string SummaryLine(const Model& model) {
          " phases, " + std::to_string(model.exceptions.size()) + " exceptions";
 }
 
+std::string PhaseText(const Node& phase, int indent) {
+  std::ostringstream out;
+  Printer printer(out);
+  printer.One(phase, 1, 0, indent);
+  return out.str();
+}
+
+int64_t PhaseExceptions(const Model& model, const Node& phase) {
+  const int64_t first = phase.start, last = phase.start + NodeLength(phase, 1) - 1;
+  return std::count_if(model.exceptions.begin(), model.exceptions.end(),
+                       [&](const Exception& e) { return e.index >= first && e.index <= last; });
+}
+
 std::string Report(const Model& model, const Options& options, const Choice& chosen) {
   std::ostringstream out;
   out << "sequence of " << model.length << " elements (mode ";
@@ -169,12 +182,10 @@ std::string Report(const Model& model, const Options& options, const Choice& cho
     out << ModeName(options.mode);
   }
   out << ", algorithm " << AlgorithmName(chosen.algorithm) << ", tolerance " << options.tolerance << ")\n";
-  Printer printer(out);
   for (const Node& node : model.phases) {
     const int64_t length = NodeLength(node, 1);
     const int64_t first = node.start, last = node.start + length - 1;
-    const auto in_phase = [&](const Exception& e) { return e.index >= first && e.index <= last; };
-    const int64_t errors = std::count_if(model.exceptions.begin(), model.exceptions.end(), in_phase);
+    const int64_t errors = PhaseExceptions(model, node);
     out << "\nphase [" << first << ", " << last << "] (";
     switch (node.kind) {
       case NodeKind::kLiteral:
@@ -209,7 +220,7 @@ std::string Report(const Model& model, const Options& options, const Choice& cho
       out << "  " << List(a, kShownPeriod) << " X + " << List(b, kShownPeriod) << " (X = 0.." << node.count - 1
           << ")\n";
     }
-    printer.One(node, 1, 0, 1);
+    out << PhaseText(node, 1);
   }
   if (!model.exceptions.empty()) {
     out << "\nexceptions (index: value), " << model.exceptions.size() << ":\n";

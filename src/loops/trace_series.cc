@@ -1,4 +1,4 @@
-#include "cli/loops_from_trace.h"
+#include "loops/trace_series.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "loops/series_scaling.h"
 #include "util/error.h"
 
-namespace macroscope::cli {
+namespace macroscope::loops {
 
 namespace {
 
@@ -140,7 +140,19 @@ bool IsSeriesName(std::string_view series) {
 
 bool IsTimeSeries(std::string_view series) { return series != "value"; }
 
-TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const SeriesRequest& request) {
+void CheckSeriesRequest(const SeriesRequest& r) {
+  if (!IsSeriesName(r.series)) {
+    throw UserError("--series must be start, end, duration, value or interarrival, got " + Quoted(r.series));
+  }
+  if (!r.unit.empty() && !IsTimeSeries(r.series)) throw UserError("--unit applies to time series, not --series value");
+  if (!r.unit.empty() && !FindTickUnit(r.unit)) throw UserError("--unit must be s, ms, us or ns, got " + Quoted(r.unit));
+  if (r.scale_given && r.series != "value") throw UserError("--scale applies to --series value (of a variable)");
+  if (r.scale_given && !(std::isfinite(r.scale) && r.scale != 0)) throw UserError("--scale must be finite and not 0");
+}
+
+TraceSeries ExtractSeries(const EntitySource& source, const std::string& file, const SeriesRequest& request) {
+  CheckSeriesRequest(request);
+  const Trace& trace = source.trace();
   const Resolved where = Resolve(trace, request);
   const Type& type = trace.type(where.type);
   const TypeKind kind = type.kind;
@@ -156,19 +168,32 @@ TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const Ser
     throw UserError("--scale applies to --series value of a variable type; " + Quoted(type_name) + " is a " +
                     KindName(kind) + " type");
   }
-  const EntityStore* store = trace.FindStore(where.container, where.type);
-  const size_t n = store ? store->size() : 0;
+  // The store's entities in its order, whatever order its chunks come in.
+  const EntityStore* found = trace.FindStore(where.container, where.type);
+  const auto k = found ? static_cast<uint32_t>(found - trace.stores().data()) : 0;
+  const size_t n = found ? source.size(k) : 0;
   if (n == 0) throw UserError("container " + Quoted(container_path) + " has no " + Quoted(type_name) + " entities");
   if (series == "interarrival" && n < 2) {
     throw UserError("--series interarrival needs at least 2 entities; container " + Quoted(container_path) +
                     " has 1 " + Quoted(type_name) + " entity");
   }
+  std::vector<double> start(n), end(series == "end" || series == "duration" ? n : 0);
+  std::vector<StringId> value(series == "value" && kind != TypeKind::kVariable ? n : 0);
+  std::vector<double> number(series == "value" && kind == TypeKind::kVariable ? n : 0);
+  source.ForEachChunk(k, [&](const EntityChunk& c) {
+    for (size_t i = 0; i < c.size(); ++i) {
+      const size_t at = c.index + i;
+      start[at] = c.start[i];
+      if (!end.empty()) end[at] = c.End(i);
+      if (!value.empty()) value[at] = c.Value(i);
+      if (!number.empty()) number[at] = c.Number(i);
+    }
+  });
 
   // Entities by start time; ties keep the store's (completion) order.
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return store->start[a] < store->start[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return start[a] < start[b]; });
 
   TraceSeries out;
   out.name = file + " (" + series + " of " + type_name + " in " + container_path + ")";
@@ -188,23 +213,25 @@ TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const Ser
     const bool need_starts = series != "end";
     const bool need_ends = series == "end" || series == "duration";
     for (uint32_t i : order) {
-      if (need_starts) starts.push_back(store->start[i]);
-      if (need_ends) ends.push_back(store->End(i));
+      // In seconds: a Pajé trace's times as they are, a clock's ticks
+      // (nanoseconds, an OTF2 timer's) divided by its rate.
+      if (need_starts) starts.push_back(trace.time_base().Seconds(start[i]));
+      if (need_ends) ends.push_back(trace.time_base().Seconds(end[i]));
     }
     std::vector<double> factors;
-    for (const loops::TickUnit& unit : loops::TickUnits()) factors.push_back(unit.per_second);
-    const loops::TickUnit* unit = nullptr;
+    for (const TickUnit& unit : TickUnits()) factors.push_back(unit.per_second);
+    const TickUnit* unit = nullptr;
     if (!request.unit.empty()) {
-      unit = loops::FindTickUnit(request.unit);
+      unit = FindTickUnit(request.unit);
       if (!unit) throw UserError("--unit must be s, ms, us or ns, got " + Quoted(request.unit));
     } else {
       std::vector<double> all = starts;
       all.insert(all.end(), ends.begin(), ends.end());
-      const int best = loops::CoarsestIntegralFactor(all, factors);
-      unit = &loops::TickUnits()[best < 0 ? loops::TickUnits().size() - 1 : static_cast<size_t>(best)];
+      const int best = CoarsestIntegralFactor(all, factors);
+      unit = &TickUnits()[best < 0 ? TickUnits().size() - 1 : static_cast<size_t>(best)];
     }
-    const loops::ScaledSeries s = loops::ScaleToIntegers(starts, unit->per_second, "time");
-    const loops::ScaledSeries e = loops::ScaleToIntegers(ends, unit->per_second, "time");
+    const ScaledSeries s = ScaleToIntegers(starts, unit->per_second, "time");
+    const ScaledSeries e = ScaleToIntegers(ends, unit->per_second, "time");
     const size_t times = starts.size() + ends.size();
     const int64_t rounded = s.rounded + e.rounded;
     if (series == "start") out.values = s.values;
@@ -226,6 +253,7 @@ TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const Ser
     }
     out.header.push_back(line);
     d["unit"] = unit->name;
+    out.unit = unit->name;
     d["unit_chosen"] = request.unit.empty() ? "auto" : "given";
     d["rounded"] = rounded;
     return out;
@@ -234,25 +262,25 @@ TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const Ser
   // --series value
   if (kind == TypeKind::kVariable) {
     std::vector<double> numbers;
-    for (uint32_t i : order) numbers.push_back(store->number[i]);
-    const loops::ScaledSeries s = loops::ScaleToIntegers(numbers, request.scale, "value");
+    for (uint32_t i : order) numbers.push_back(number[i]);
+    const ScaledSeries s = ScaleToIntegers(numbers, request.scale, "value");
     if (s.rounded > 0) {
       const double bad = numbers[static_cast<size_t>(s.first_rounded)];
       std::string message = Quoted(type_name) + " in " + Quoted(container_path) + ": value " +
-                            loops::FormatDouble(bad) + " at time " +
-                            loops::FormatDouble(store->start[order[static_cast<size_t>(s.first_rounded)]]);
-      if (request.scale_given) message += " times --scale " + loops::FormatDouble(request.scale);
+                            FormatDouble(bad) + " at time " +
+                            FormatDouble(trace.time_base().Seconds(start[order[static_cast<size_t>(s.first_rounded)]]));
+      if (request.scale_given) message += " times --scale " + FormatDouble(request.scale);
       message += " is not an integer (" + std::to_string(s.rounded) + " of " + std::to_string(n) + " values are not)";
       // Suggest the smallest power of ten that would do.
       std::vector<double> factors;
       for (double f = 10; f <= 1e9; f *= 10) factors.push_back(request.scale * f);
-      const int k = loops::CoarsestIntegralFactor(numbers, factors);
-      message += k >= 0 ? "; --scale " + loops::FormatDouble(factors[static_cast<size_t>(k)]) + " makes them integers"
+      const int k = CoarsestIntegralFactor(numbers, factors);
+      message += k >= 0 ? "; --scale " + FormatDouble(factors[static_cast<size_t>(k)]) + " makes them integers"
                         : "; give --scale to make them integers";
       throw UserError(message);
     }
     out.values = s.values;
-    out.header.push_back(request.scale_given ? "values: variable values times " + loops::FormatDouble(request.scale) +
+    out.header.push_back(request.scale_given ? "values: variable values times " + FormatDouble(request.scale) +
                                                    " (--scale)"
                                              : "values: variable values");
     d["scale"] = request.scale;
@@ -262,9 +290,9 @@ TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const Ser
   std::unordered_map<StringId, int64_t> codes;
   std::vector<std::string> table;
   for (uint32_t i : order) {
-    const StringId value = store->value[i];
-    auto [it, added] = codes.try_emplace(value, static_cast<int64_t>(table.size()));
-    if (added) table.emplace_back(trace.Str(value));
+    const StringId code = value[i];
+    auto [it, added] = codes.try_emplace(code, static_cast<int64_t>(table.size()));
+    if (added) table.emplace_back(trace.Str(code));
     out.values.push_back(it->second);
   }
   out.header.push_back("values: " + std::to_string(table.size()) + (table.size() == 1 ? " code" : " codes") +
@@ -276,4 +304,4 @@ TraceSeries ExtractSeries(const Trace& trace, const std::string& file, const Ser
   return out;
 }
 
-}  // namespace macroscope::cli
+}  // namespace macroscope::loops
