@@ -2,7 +2,6 @@
 
 #include <exception>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -32,15 +31,23 @@ analysis::Cell CellOf(sqlite3_value* value) {
   }
 }
 
-struct RowsVtab : sqlite3_vtab {
-  const RowsTableSpec* spec = nullptr;
-  // The last call's arguments and rows.
-  std::optional<std::vector<analysis::Cell>> arguments;
+// A call's arguments and the rows they made.
+struct Made {
+  std::vector<analysis::Cell> arguments;
   analysis::Table table;
 };
 
+struct RowsVtab : sqlite3_vtab {
+  const RowsTableSpec* spec = nullptr;
+  // The last call's, for the next call with the same arguments.
+  std::shared_ptr<const Made> last;
+};
+
+// Each cursor reads the rows of its own call: a statement may call the
+// function twice with other arguments (stats(a, b) joined with stats()).
 struct RowsCursor : sqlite3_vtab_cursor {
   size_t row = 0;
+  std::shared_ptr<const Made> made;
   const RowsVtab& vtab() const { return *static_cast<RowsVtab*>(pVtab); }
 };
 
@@ -113,13 +120,17 @@ int Filter(sqlite3_vtab_cursor* base, int given, const char*, int argc, sqlite3_
     int next = 0;
     for (size_t a = 0; a < arguments.size() && next < argc; ++a)
       if (given & (1 << a)) arguments[a] = CellOf(argv[next++]);
-    if (!vtab->arguments || *vtab->arguments != arguments) {
-      vtab->arguments.reset();
-      vtab->table = spec.rows(arguments);
-      if (vtab->table.columns.size() != spec.columns.size())
+    auto* cursor = static_cast<RowsCursor*>(base);
+    cursor->made.reset();
+    if (!vtab->last || vtab->last->arguments != arguments) {
+      vtab->last.reset();
+      auto made = std::make_shared<Made>(Made{std::move(arguments), {}});
+      made->table = spec.rows(made->arguments);
+      if (made->table.columns.size() != spec.columns.size())
         throw std::logic_error(spec.name + ": its rows have other columns than it declares");
-      vtab->arguments = std::move(arguments);
+      vtab->last = std::move(made);
     }
+    cursor->made = vtab->last;
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
@@ -138,15 +149,15 @@ int Next(sqlite3_vtab_cursor* base) {
 
 int Eof(sqlite3_vtab_cursor* base) {
   const auto* cursor = static_cast<RowsCursor*>(base);
-  return cursor->row >= cursor->vtab().table.rows() ? 1 : 0;
+  return !cursor->made || cursor->row >= cursor->made->table.rows() ? 1 : 0;
 }
 
 int Column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int column) {
   const auto* cursor = static_cast<RowsCursor*>(base);
-  const RowsVtab& vtab = cursor->vtab();
-  const size_t columns = vtab.spec->columns.size();
-  if (static_cast<size_t>(column) < columns) ResultCell(ctx, vtab.table.at(cursor->row, static_cast<size_t>(column)));
-  else ResultCell(ctx, (*vtab.arguments)[static_cast<size_t>(column) - columns]);
+  const Made& made = *cursor->made;
+  const size_t columns = cursor->vtab().spec->columns.size();
+  if (static_cast<size_t>(column) < columns) ResultCell(ctx, made.table.at(cursor->row, static_cast<size_t>(column)));
+  else ResultCell(ctx, made.arguments[static_cast<size_t>(column) - columns]);
   return SQLITE_OK;
 }
 

@@ -3,7 +3,8 @@
 // function with its arguments (SQLite's table-valued functions: they are
 // hidden columns) and reads its result table (analysis/table.h). A
 // statement that reads it again with the same arguments (a join) reads the
-// rows made the first time.
+// rows made the first time; two calls with other arguments in one
+// statement each read their own.
 #pragma once
 
 #include <sqlite3.h>

@@ -248,8 +248,37 @@ TEST(QueryCliTest, AnalysesAreTheirCommands) {
     ExpectSameAsCommand(trace, "SELECT * FROM correlation('Event', 'State=value 1', 5)",
                         "correlate --a Event --b 'State=value 1' --bins irregular --delta 5");
   }
-  // A bad argument is the analysis's message.
+  // Two calls with other arguments in one statement each give their own rows.
   const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
+  CommandResult window = Macroscope("stats --format csv --start 100 --end 250.5 " + Quote(trace));
+  CommandResult whole = Macroscope("stats --format csv " + Quote(trace));
+  CommandResult both = Macroscope("query --format csv " + Quote(trace) +
+                                  " 'SELECT w.*, a.* FROM stats(100, 250.5) w JOIN stats() a ON a.kind = w.kind AND "
+                                  "a.type = w.type AND a.value = w.value'");
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  // Rows by kind, type and value (no comma in gen.trace's names).
+  auto rows = [](const std::string& csv) {
+    std::map<std::string, std::string> by_key;
+    std::istringstream lines(csv);
+    for (std::string line; std::getline(lines, line);) {
+      const std::vector<std::string> f = Split(line, ",");
+      by_key[f[0] + "," + f[1] + "," + f[2]] = line;
+    }
+    return by_key;
+  };
+  const std::map<std::string, std::string> in_window = rows(window.out), in_whole = rows(whole.out);
+  std::istringstream joined(both.out);
+  size_t n = 0;
+  for (std::string line; std::getline(joined, line); ++n) {
+    const std::vector<std::string> f = Split(line, ",");
+    ASSERT_EQ(f.size(), 14u) << line;
+    const std::string key = f[0] + "," + f[1] + "," + f[2];
+    EXPECT_EQ(line, in_window.at(key) + "," + in_whole.at(key));
+  }
+  EXPECT_GT(n, 3u);
+  EXPECT_NE(window.out, whole.out);
+
+  // A bad argument is the analysis's message.
   CommandResult r = Macroscope("query " + Quote(trace) + " \"SELECT * FROM anomalies('Nope')\"");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("macroscope: anomalies: selection 'Nope': no entity to measure", 0), 0u) << r.err;
