@@ -1,16 +1,25 @@
 #include "query/analysis_functions.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "analysis/aggregation_table.h"
 #include "analysis/anomalies.h"
 #include "analysis/correlation.h"
 #include "analysis/entity_selection.h"
 #include "analysis/kernel/memory_table.h"
 #include "analysis/kernel/processes_report.h"
 #include "analysis/kernel/subsystems.h"
+#include "analysis/make_aggregation.h"
+#include "analysis/model_csv.h"
+#include "analysis/p_list.h"
 #include "analysis/state_statistics.h"
+#include "analysis/trace_model.h"
+#include "loops/find_model.h"
+#include "loops/model_table.h"
+#include "loops/trace_series.h"
 #include "query/clock.h"
 #include "util/error.h"
 
@@ -34,6 +43,18 @@ constexpr std::array kFunctions{
     FunctionDoc{"correlation(a, b, delta)",
                 "Pearson's r of the counts of two selections over regular bins, or ±delta (ticks) around the "
                 "smaller series' points, as `correlate`"},
+    FunctionDoc{"aggregation(p, slices, mode, start, end)",
+                "the parts of the optimal aggregation of the state-time model: start_slice, end_slice, node "
+                "(spatiotemporal), gain, loss; p default the overview's (the knee of the quality curves), 100 "
+                "slices, mode 'temporal' or 'spatiotemporal', times as ts; as `aggregate --p P --format csv`"},
+    FunctionDoc{"plist(slices, mode, start, end)",
+                "the significant p values: p, gain, loss, parts of the partition optimal from p to the next; as "
+                "`aggregate --plist --format csv`"},
+    FunctionDoc{"loops(container, type, series, unit)",
+                "the loop nests that regenerate one series of a container's entities of a type (series 'start' "
+                "(default), 'end', 'duration', 'value' or 'interarrival'; unit 's', 'ms', 'us', 'ns', default the "
+                "coarsest exact one): one row per phase, its range, period, intervals, depth, size and nest; as "
+                "`loops --from TRACE … --emit csv`"},
 };
 
 // Every chunk of the trace, store after store.
@@ -123,6 +144,66 @@ analysis::Table Correlate(const EntitySource& source, const std::vector<analysis
   return correlation.ToTable(delta ? analysis::Binning::kIrregular : analysis::Binning::kRegular, delta.value_or(0));
 }
 
+std::optional<std::string> OptionalText(const analysis::Cell& cell, const char* what) {
+  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
+  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+  throw UserError(std::string(what) + ": a text");
+}
+
+// The aggregation `aggregate` makes of the state-time model of (slices,
+// mode, start, end): the model as the command's cache gives it, times as
+// the tables give them, one bound alone keeping the trace's other.
+struct Aggregated {
+  analysis::MicroModel model;
+  std::unique_ptr<analysis::Aggregation> aggregation;
+  bool spatiotemporal = false;
+};
+
+Aggregated Aggregate(const EntitySource& source, const analysis::Cell& slices, const analysis::Cell& mode,
+                     const analysis::Cell& start, const analysis::Cell& end) {
+  const Clock clock(source.trace().time_base());
+  analysis::ModelRequest request;
+  const std::optional<int64_t> n = OptionalInteger(slices, "slices");
+  if (n && (*n < 1 || *n > analysis::kMaxSlices)) {
+    throw UserError("slices: from 1 to " + std::to_string(analysis::kMaxSlices));
+  }
+  request.slices = static_cast<int32_t>(n.value_or(analysis::kDefaultSlices));
+  const std::string m = OptionalText(mode, "mode").value_or("temporal");
+  if (m != "temporal" && m != "spatiotemporal") throw UserError("mode: temporal or spatiotemporal, not '" + m + "'");
+  request.start = OptionalTime(clock, start, "start");
+  request.end = OptionalTime(clock, end, "end");
+  request.threads = 0;
+  Aggregated out{analysis::BuildModelAsCached(source, request), nullptr, m == "spatiotemporal"};
+  out.aggregation = analysis::MakeAggregation(out.model, out.spatiotemporal, false, 0);
+  return out;
+}
+
+analysis::Table Aggregation(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+  const std::optional<double> p = OptionalNumber(a[0], "p");
+  if (p && !(*p >= 0 && *p <= 1)) throw UserError("p: in [0, 1]");
+  const Aggregated made = Aggregate(source, a[1], a[2], a[3], a[4]);
+  const double at =
+      p ? *p : analysis::KneeP(analysis::SignificantPsExact(*made.aggregation), made.aggregation->FullAggregate());
+  return analysis::PartitionTable(made.model, *made.aggregation, made.aggregation->Best(at), made.spatiotemporal);
+}
+
+analysis::Table PList(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+  const Aggregated made = Aggregate(source, a[0], a[1], a[2], a[3]);
+  return analysis::PListTable(*made.aggregation, analysis::SignificantPsExact(*made.aggregation));
+}
+
+analysis::Table Loops(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+  loops::SeriesRequest request;
+  request.container = OptionalText(a[0], "container").value_or("");
+  request.type = OptionalText(a[1], "type").value_or("");
+  if (request.container.empty()) throw UserError("container: a container's name, alias or path");
+  if (request.type.empty()) throw UserError("type: an entity type's name or alias");
+  request.series = OptionalText(a[2], "series").value_or(request.series);
+  request.unit = OptionalText(a[3], "unit").value_or("");
+  const loops::TraceSeries series = loops::ExtractSeries(source, "the trace", request);
+  return loops::PhaseTable(loops::FindModel(series.values, loops::Options()), series.unit);
+}
+
 // Its columns: the names of the table the analysis makes of nothing.
 std::vector<std::string> ColumnsOf(const analysis::Table& empty) {
   std::vector<std::string> columns;
@@ -156,6 +237,12 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source) {
       [s](const Args& a) { return Anomalies(*s, a); });
   add("correlation", analysis::CorrelationTable(analysis::Binning::kRegular, {}), {"a", "b", "delta"},
       [s](const Args& a) { return Correlate(*s, a); });
+  add("aggregation", analysis::PartitionTable(false), {"p", "slices", "mode", "start", "end"},
+      [s](const Args& a) { return Aggregation(*s, a); });
+  add("plist", analysis::PListTable(false), {"slices", "mode", "start", "end"},
+      [s](const Args& a) { return PList(*s, a); });
+  add("loops", loops::PhaseTable({}, ""), {"container", "type", "series", "unit"},
+      [s](const Args& a) { return Loops(*s, a); });
 }
 
 }  // namespace macroscope::query

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -291,6 +293,119 @@ TEST(QueryCliTest, KernelAnalysesAreTheirCommands) {
   ExpectSameAsCommand(trace, "SELECT * FROM kernel_processes()", "kernel processes");
   ExpectSameAsCommand(trace, "SELECT * FROM kernel_processes(1834)", "kernel processes --subtree 1834");
   ExpectSameAsCommand(trace, "SELECT * FROM kernel_cpus()", "kernel processes --cpus");
+}
+
+// The aggregation's parts and p list: the rows `aggregate` prints as CSV
+// for the same parameters (its model cache a folder of the test's own);
+// times as the tables give them, on a trace of decimal seconds, its store,
+// and a store of nanosecond ticks (the command's --start in clock seconds).
+TEST(QueryCliTest, AggregationsAreTheirCommand) {
+  TempDir cache;
+  const std::string aggregate = "aggregate --cache " + Quote(cache.path());
+  for (const char* file : {"gen.trace", "gen.v3.mstore"}) {
+    const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/" + file;
+    ExpectSameAsCommand(trace, "SELECT * FROM aggregation(0.5)", aggregate + " --p 0.5");
+    ExpectSameAsCommand(trace, "SELECT * FROM aggregation(0.3, 20, 'spatiotemporal', 100, 250.5)",
+                        aggregate + " --p 0.3 --slices 20 --mode spatiotemporal --start 100 --end 250.5");
+    ExpectSameAsCommand(trace, "SELECT * FROM plist()", aggregate + " --plist");
+    ExpectSameAsCommand(trace, "SELECT * FROM plist(30, 'spatiotemporal')",
+                        aggregate + " --plist --slices 30 --mode spatiotemporal");
+  }
+  const std::string store = std::string(MACROSCOPE_SOURCE_DIR) + "/examples/gstreamer-stressed.store";
+  ExpectSameAsCommand(store, "SELECT * FROM aggregation(0.6, 40, 'temporal', 1500000000, 3500000000)",
+                      aggregate + " --p 0.6 --slices 40 --start 1.5 --end 3.5");
+  ExpectSameAsCommand(store, "SELECT * FROM plist(40, NULL, 1500000000, 3500000000)",
+                      aggregate + " --plist --slices 40 --start 1.5 --end 3.5");
+
+  // Without p, the overview's: the picture names it (3 digits) and its parts.
+  const std::string picture = cache.path() + "/overview.svg";
+  CommandResult r = Macroscope("overview --cache " + Quote(cache.path()) + " " + Quote(store) + " -o " +
+                               Quote(picture));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string svg = ReadText(picture);
+  const size_t at = svg.find("p = ");
+  ASSERT_NE(at, std::string::npos) << "the overview names no p";
+  const std::string p = svg.substr(at + 4, svg.find(',', at) - at - 4);
+  const std::string parts = svg.substr(svg.find(',', at) + 2, svg.find(" parts", at) - svg.find(',', at) - 2);
+  ExpectSameAsCommand(store, "SELECT * FROM aggregation()", aggregate + " --p " + p);
+  r = Macroscope("query --format csv " + Quote(store) + " 'SELECT count(*) AS parts FROM aggregation()'");
+  EXPECT_EQ(r.out, "parts\n" + parts + "\n") << p;
+
+  // A bad argument says which.
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
+  r = Macroscope("query " + Quote(trace) + " \"SELECT * FROM aggregation(0.5, 10, 'spatial')\"");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "macroscope: aggregation: mode: temporal or spatiotemporal, not 'spatial'\n");
+  r = Macroscope("query " + Quote(trace) + " 'SELECT * FROM aggregation(2)'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "macroscope: aggregation: p: in [0, 1]\n");
+}
+
+// loops(): the rows `loops --emit csv` prints for the same series, and the
+// phases of the command's JSON (ranges, kinds, counts, periods) and of its
+// report (each phase's line and nest), on a store read chunk by chunk (a
+// GStreamer thread's messages: 30 frames of 109) and a trace in memory.
+void ExpectLoopsOfTheCommand(const std::string& trace, const std::string& call, const std::string& options) {
+  CommandResult ours = Macroscope("query --format csv " + Quote(trace) + " " + Quote("SELECT * FROM " + call));
+  CommandResult theirs = Macroscope("loops --emit csv --from " + Quote(trace) + " " + options);
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+  EXPECT_EQ(ours.out, theirs.out) << call;
+
+  CommandResult rows = Macroscope("query --format json " + Quote(trace) + " " + Quote("SELECT * FROM " + call));
+  CommandResult json = Macroscope("loops --emit json --from " + Quote(trace) + " " + options);
+  CommandResult report = Macroscope("loops --from " + Quote(trace) + " " + options);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const nlohmann::json table = nlohmann::json::parse(rows.out);
+  const nlohmann::json model = nlohmann::json::parse(json.out);
+  const nlohmann::json& phases = model["phases"];
+  ASSERT_EQ(table.size(), phases.size()) << call;
+  size_t at = 0;
+  for (size_t k = 0; k < phases.size(); ++k) {
+    const nlohmann::json& row = table[k];
+    const nlohmann::json& phase = phases[k];
+    EXPECT_EQ(row["phase"], k);
+    EXPECT_EQ(row["first"], phase["start"]);
+    EXPECT_EQ(row["points"], phase["length"]);
+    EXPECT_EQ(row["last"], phase["start"].get<int64_t>() + phase["length"].get<int64_t>() - 1);
+    EXPECT_EQ(row["kind"], phase["kind"]);
+    EXPECT_EQ(row["intervals"], phase.value("count", nlohmann::json()));
+    if (phase["kind"] == "loop") {
+      EXPECT_EQ(row["period"], phase.value("period", nlohmann::json()));
+    }
+    // The report's block of the phase, in order: its line, then its nest indented.
+    const std::string head = "\nphase [" + std::to_string(row["first"].get<int64_t>()) + ", " +
+                             std::to_string(row["last"].get<int64_t>()) + "] (";
+    at = report.out.find(head, at);
+    ASSERT_NE(at, std::string::npos) << head;
+    std::string nest = "  " + row["nest"].get<std::string>() + "\n";
+    for (size_t line = nest.find('\n'); line + 1 < nest.size(); line = nest.find('\n', line + 3))
+      nest.insert(line + 1, "  ");
+    const size_t end = report.out.find("\n\n", at + 1);
+    EXPECT_NE(report.out.substr(at, end - at + 1).find("\n" + nest), std::string::npos) << head << "\n" << nest;
+  }
+}
+
+TEST(QueryCliTest, LoopsAreTheirCommand) {
+  const std::string store = std::string(MACROSCOPE_SOURCE_DIR) + "/examples/gstreamer-stressed.store";
+  ExpectLoopsOfTheCommand(store, "loops('0x55c78197c400', 'Message', 'value')",
+                          "--container 0x55c78197c400 --type Message --series value");
+  ExpectLoopsOfTheCommand(store, "loops('Process 25038/0x55c78184e200', 'Level', 'duration', 'us')",
+                          "--container 'Process 25038/0x55c78184e200' --type Level --series duration --unit us");
+  const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
+  ExpectLoopsOfTheCommand(trace, "loops('c1.2', 'Event')", "--container c1.2 --type Event");
+  ExpectLoopsOfTheCommand(trace, "loops('c0.1', 'Load', 'value')", "--container c0.1 --type Load --series value");
+
+  // The series' errors are the command's.
+  CommandResult r = Macroscope("query " + Quote(trace) + " \"SELECT * FROM loops('c0', 'State')\"");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "macroscope: loops: container 'c0' (type 'Level 1') has no type 'State'; its entity types: "
+                   "Message, State 1, Load 1\n");
+  r = Macroscope("query " + Quote(trace) + " \"SELECT * FROM loops('c0.1', 'Event', 'end')\"");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "macroscope: loops: --series end: 'Event' is an event type, events have no end; use start, "
+                   "interarrival or value\n");
 }
 
 // The catalog is schema `catalog`, read only.
