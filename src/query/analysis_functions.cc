@@ -57,10 +57,18 @@ constexpr std::array kFunctions{
                 "`loops --from TRACE … --emit csv`"},
 };
 
-// Every chunk of the trace, store after store.
+using analysis::Cancellation;
+
+// Every chunk of the trace, store after store; stops with
+// analysis::Cancelled between chunks once `cancel` is set.
 template <class F>
-void ForEveryChunk(const EntitySource& source, F&& f) {
-  for (uint32_t k = 0; k < source.trace().stores().size(); ++k) source.ForEachChunk(k, f);
+void ForEveryChunk(const EntitySource& source, const Cancellation* cancel, F&& f) {
+  for (uint32_t k = 0; k < source.trace().stores().size(); ++k) {
+    source.ForEachChunk(k, [&](const EntityChunk& c) {
+      analysis::ThrowIfCancelled(cancel);
+      f(c);
+    });
+  }
 }
 
 std::optional<int64_t> OptionalInteger(const analysis::Cell& cell, const char* what) {
@@ -98,28 +106,29 @@ analysis::Table Stats(const EntitySource& source, const std::vector<analysis::Ce
                                    analysis::StatisticsTimes::kModelUnits);
 }
 
-analysis::Table Processes(const EntitySource& source, const std::vector<analysis::Cell>& a, bool cpus) {
+analysis::Table Processes(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a,
+                          bool cpus) {
   analysis::kernel::ProcessesReport report(OptionalInteger(a[0], "pid"), cpus);
   const Trace& trace = source.trace();
-  ForEveryChunk(source, [&](const EntityChunk& c) { report.Add(trace, c); });
+  ForEveryChunk(source, cancel, [&](const EntityChunk& c) { report.Add(trace, c); });
   return report.ToTable(trace);
 }
 
-analysis::Table Subsystems(const EntitySource& source) {
+analysis::Table Subsystems(const EntitySource& source, const Cancellation* cancel) {
   analysis::kernel::SubsystemTally tally;
   const Trace& trace = source.trace();
-  ForEveryChunk(source, [&](const EntityChunk& c) { tally.Add(trace, c); });
+  ForEveryChunk(source, cancel, [&](const EntityChunk& c) { tally.Add(trace, c); });
   return tally.ToTable(trace);
 }
 
-analysis::Table Memory(const EntitySource& source) {
+analysis::Table Memory(const EntitySource& source, const Cancellation* cancel) {
   analysis::kernel::MemoryTable memory;
   const Trace& trace = source.trace();
-  ForEveryChunk(source, [&](const EntityChunk& c) { memory.Add(trace, c); });
+  ForEveryChunk(source, cancel, [&](const EntityChunk& c) { memory.Add(trace, c); });
   return memory.ToTable(trace.time_base());
 }
 
-analysis::Table Anomalies(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+analysis::Table Anomalies(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
   analysis::AnomalyRequest request;
   request.type = Text(a[0], "selection");
   const std::string metric = std::holds_alternative<std::monostate>(a[1]) ? "duration" : Text(a[1], "metric");
@@ -127,17 +136,17 @@ analysis::Table Anomalies(const EntitySource& source, const std::vector<analysis
   request.metric = metric == "duration" ? analysis::AnomalyMetric::kDuration : analysis::AnomalyMetric::kInterarrival;
   analysis::AnomalyDetector detector(request, "selection");
   const Trace& trace = source.trace();
-  ForEveryChunk(source, [&](const EntityChunk& c) { detector.Add(trace, c); });
+  ForEveryChunk(source, cancel, [&](const EntityChunk& c) { detector.Add(trace, c); });
   return detector.ToTable(trace);
 }
 
-analysis::Table Correlate(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+analysis::Table Correlate(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
   analysis::EntitySelection first(Text(a[0], "a"), "a"), second(Text(a[1], "b"), "b");
   const std::optional<double> delta = OptionalNumber(a[2], "delta");  // a length: ticks as dur
   if (delta && !(*delta > 0)) throw UserError("delta: a length > 0");
   analysis::Correlation correlation;
   const Trace& trace = source.trace();
-  ForEveryChunk(source, [&](const EntityChunk& c) {
+  ForEveryChunk(source, cancel, [&](const EntityChunk& c) {
     first.ForEachMatch(trace, c, [&](size_t i) { correlation.AddA(c.start[i]); });
     second.ForEachMatch(trace, c, [&](size_t i) { correlation.AddB(c.start[i]); });
   });
@@ -159,8 +168,8 @@ struct Aggregated {
   bool spatiotemporal = false;
 };
 
-Aggregated Aggregate(const EntitySource& source, const analysis::Cell& slices, const analysis::Cell& mode,
-                     const analysis::Cell& start, const analysis::Cell& end) {
+Aggregated Aggregate(const EntitySource& source, const Cancellation* cancel, const analysis::Cell& slices,
+                     const analysis::Cell& mode, const analysis::Cell& start, const analysis::Cell& end) {
   const Clock clock(source.trace().time_base());
   analysis::ModelRequest request;
   const std::optional<int64_t> n = OptionalInteger(slices, "slices");
@@ -173,23 +182,26 @@ Aggregated Aggregate(const EntitySource& source, const analysis::Cell& slices, c
   request.start = OptionalTime(clock, start, "start");
   request.end = OptionalTime(clock, end, "end");
   request.threads = 0;
+  request.cancel = cancel;
   Aggregated out{analysis::BuildModelAsCached(source, request), nullptr, m == "spatiotemporal"};
-  out.aggregation = analysis::MakeAggregation(out.model, out.spatiotemporal, false, 0);
+  out.aggregation = analysis::MakeAggregation(out.model, out.spatiotemporal, false, 0, cancel);
   return out;
 }
 
-analysis::Table Aggregation(const EntitySource& source, const std::vector<analysis::Cell>& a) {
+analysis::Table Aggregation(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
   const std::optional<double> p = OptionalNumber(a[0], "p");
   if (p && !(*p >= 0 && *p <= 1)) throw UserError("p: in [0, 1]");
-  const Aggregated made = Aggregate(source, a[1], a[2], a[3], a[4]);
-  const double at =
-      p ? *p : analysis::KneeP(analysis::SignificantPsExact(*made.aggregation), made.aggregation->FullAggregate());
-  return analysis::PartitionTable(made.model, *made.aggregation, made.aggregation->Best(at), made.spatiotemporal);
+  const Aggregated made = Aggregate(source, cancel, a[1], a[2], a[3], a[4]);
+  const double at = p ? *p
+                      : analysis::KneeP(analysis::SignificantPsExact(*made.aggregation, cancel),
+                                        made.aggregation->FullAggregate());
+  return analysis::PartitionTable(made.model, *made.aggregation, made.aggregation->Best(at, cancel),
+                                  made.spatiotemporal);
 }
 
-analysis::Table PList(const EntitySource& source, const std::vector<analysis::Cell>& a) {
-  const Aggregated made = Aggregate(source, a[0], a[1], a[2], a[3]);
-  return analysis::PListTable(*made.aggregation, analysis::SignificantPsExact(*made.aggregation));
+analysis::Table PList(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
+  const Aggregated made = Aggregate(source, cancel, a[0], a[1], a[2], a[3]);
+  return analysis::PListTable(*made.aggregation, analysis::SignificantPsExact(*made.aggregation, cancel));
 }
 
 analysis::Table Loops(const EntitySource& source, const std::vector<analysis::Cell>& a) {
@@ -215,7 +227,7 @@ std::vector<std::string> ColumnsOf(const analysis::Table& empty) {
 
 std::span<const FunctionDoc> AnalysisFunctions() { return kFunctions; }
 
-void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source) {
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Cancellation* const* cancel) {
   const EntitySource* s = &source;
   const Trace& trace = source.trace();
   using Args = std::vector<analysis::Cell>;
@@ -223,24 +235,27 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source) {
                  std::function<analysis::Table(const Args&)> rows) {
     RegisterRowsTable(db, {std::move(name), ColumnsOf(empty), arguments, Args(arguments.size()), std::move(rows)});
   };
+  // The cancellation as it is when the function runs (the session's guard
+  // may set it after the registration).
+  const auto c = [cancel] { return *cancel; };
   add("stats", analysis::StatisticsTable({}, analysis::StatisticsTimes::kModelUnits), {"start", "end"},
       [s](const Args& a) { return Stats(*s, a); });
   add("kernel_processes", analysis::kernel::ProcessesReport(std::nullopt, false).ToTable(trace), {"pid"},
-      [s](const Args& a) { return Processes(*s, a, false); });
+      [s, c](const Args& a) { return Processes(*s, c(), a, false); });
   add("kernel_cpus", analysis::kernel::ProcessesReport(std::nullopt, true).ToTable(trace), {"pid"},
-      [s](const Args& a) { return Processes(*s, a, true); });
+      [s, c](const Args& a) { return Processes(*s, c(), a, true); });
   add("kernel_subsystems", analysis::kernel::SubsystemTally().ToTable(trace), {},
-      [s](const Args&) { return Subsystems(*s); });
+      [s, c](const Args&) { return Subsystems(*s, c()); });
   add("kernel_memory", analysis::kernel::MemoryTable().ToTable(trace.time_base()), {},
-      [s](const Args&) { return Memory(*s); });
+      [s, c](const Args&) { return Memory(*s, c()); });
   add("anomalies", analysis::AnomaliesTable({}), {"selection", "metric"},
-      [s](const Args& a) { return Anomalies(*s, a); });
+      [s, c](const Args& a) { return Anomalies(*s, c(), a); });
   add("correlation", analysis::CorrelationTable(analysis::Binning::kRegular, {}), {"a", "b", "delta"},
-      [s](const Args& a) { return Correlate(*s, a); });
+      [s, c](const Args& a) { return Correlate(*s, c(), a); });
   add("aggregation", analysis::PartitionTable(false), {"p", "slices", "mode", "start", "end"},
-      [s](const Args& a) { return Aggregation(*s, a); });
+      [s, c](const Args& a) { return Aggregation(*s, c(), a); });
   add("plist", analysis::PListTable(false), {"slices", "mode", "start", "end"},
-      [s](const Args& a) { return PList(*s, a); });
+      [s, c](const Args& a) { return PList(*s, c(), a); });
   add("loops", loops::PhaseTable({}, ""), {"container", "type", "series", "unit"},
       [s](const Args& a) { return Loops(*s, a); });
 }

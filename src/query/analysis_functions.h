@@ -12,6 +12,7 @@
 
 #include <span>
 
+#include "analysis/cancellation.h"
 #include "model/entity_source.h"
 #include "query/rows_table.h"
 
@@ -26,7 +27,9 @@ struct FunctionDoc {
 std::span<const FunctionDoc> AnalysisFunctions();
 
 // Registers every analysis function on `db` over `source` (which must
-// outlive the connection).
-void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source);
+// outlive the connection). The functions that read chunks or optimise an
+// aggregation stop with analysis::Cancelled once *cancel (read when each
+// runs; null: never) is set; stats() and loops() run to their end.
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const analysis::Cancellation* const* cancel);
 
 }  // namespace macroscope::query

@@ -44,7 +44,7 @@ QuerySession::QuerySession(const EntitySource& source, const std::vector<std::st
   for (const std::string& f : files) names += (names.empty() ? "" : " ") + f;
   RegisterDescriptionTables(db_.handle(), source, names);
   RegisterEntityTables(db_.handle(), source);
-  RegisterAnalysisFunctions(db_.handle(), source);
+  RegisterAnalysisFunctions(db_.handle(), source, &cancel_);
 }
 
 bool QuerySession::Run(std::string_view sql, const PartSink& sink, size_t max_rows) {
@@ -70,7 +70,9 @@ bool QuerySession::Run(std::string_view sql, const PartSink& sink, size_t max_ro
     for (size_t rows = 0;; ++rows) {
       const int step = sqlite3_step(stmt.get());
       if (step == SQLITE_DONE) break;
-      if (step == SQLITE_INTERRUPT && cancel_ != nullptr && cancel_->cancelled()) throw analysis::Cancelled();
+      // Stopped: by the progress handler (SQLITE_INTERRUPT), or inside a
+      // table function, which reports it as its error.
+      if (step != SQLITE_ROW && cancel_ != nullptr && cancel_->cancelled()) throw analysis::Cancelled();
       // A failure while it runs: SQLite's own, or a table's, which names
       // its file (a corrupt chunk of a store).
       if (step != SQLITE_ROW) throw UserError(sqlite3_errmsg(db));

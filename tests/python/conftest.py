@@ -39,7 +39,8 @@ def command(*arguments):
     return run.stdout
 
 
-def command_csv(*arguments):
-    """The command's CSV (--format csv) as a DataFrame, texts kept as texts."""
-    return pandas.read_csv(io.StringIO(command(*arguments, "--format", "csv")), keep_default_na=False,
-                           na_values=[""], dtype=str)
+def command_csv(*arguments, format_option=True):
+    """The command's CSV (--format csv, unless it asks for it otherwise) as a
+    DataFrame, texts kept as texts."""
+    more = ["--format", "csv"] if format_option else []
+    return pandas.read_csv(io.StringIO(command(*arguments, *more)), keep_default_na=False, na_values=[""], dtype=str)

@@ -11,9 +11,11 @@ from conftest import command_csv, shared_file, source_file
 
 def as_text(frame):
     """A DataFrame's cells as the CSV writer writes them (ints plainly,
-    reals in their shortest form, NULL empty), for comparing with the CSV."""
+    reals in their shortest form, NULL and empty texts empty), for
+    comparing with the CSV."""
     def cell(value):
-        if value is None or value is pandas.NA or (isinstance(value, float) and numpy.isnan(value)):
+        # CSV writes an empty text as it writes NULL.
+        if value is None or value is pandas.NA or (isinstance(value, float) and numpy.isnan(value)) or value == "":
             return numpy.nan
         if isinstance(value, (float, numpy.floating)):
             return repr(float(value)).removesuffix(".0") if float(value).is_integer() else repr(float(value))
@@ -74,6 +76,19 @@ def test_analyses_are_the_commands_tables():
     expect_same_as_csv(t.stats(100, 250.5), command_csv("stats", "--start", "100", "--end", "250.5", path))
     expect_same_as_csv(t.anomalies("State"), command_csv("anomalies", "--type", "State", path))
     expect_same_as_csv(t.correlation("Event", "State"), command_csv("correlate", "--a", "Event", "--b", "State", path))
+
+
+def test_overview_and_loops_are_the_commands_tables(tmp_path):
+    path = source_file("tests", "store", "data", "gen.trace")
+    t = macroscope.open(path)
+    cache = ["--cache", str(tmp_path)]
+    expect_same_as_csv(t.aggregation(0.5), command_csv("aggregate", *cache, "--p", "0.5", path))
+    expect_same_as_csv(t.aggregation(0.3, 20, "spatiotemporal"),
+                       command_csv("aggregate", *cache, "--p", "0.3", "--slices", "20", "--mode", "spatiotemporal", path))
+    expect_same_as_csv(t.plist(), command_csv("aggregate", *cache, "--plist", path))
+    expect_same_as_csv(t.loops("c1.2", "Event"),
+                       command_csv("loops", "--from", path, "--container", "c1.2", "--type", "Event", "--emit", "csv",
+                                   format_option=False))
 
 
 def test_times_of_a_clock_are_exact_ticks():

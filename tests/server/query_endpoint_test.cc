@@ -154,5 +154,20 @@ TEST(QueryEndpointLimits, AStatementStopsAtTheTimeLimit) {
   EXPECT_EQ(GetJson(*client, "/api/traces/0/query?sql=SELECT%201")["rows"], nlohmann::json::parse("[[1]]"));
 }
 
+// So does an analysis that computes inside a table function (a p list of
+// many slices: seconds of work), however few rows SQLite steps through.
+TEST(QueryEndpointLimits, AnAnalysisStopsAtTheTimeLimit) {
+  macroscope::testing::TempDir dir;
+  const std::string trace = dir.path() + "/generated.trace";
+  RunMacroscope("generate --depth 2 --arity 4 --values 6 --events 200000 -o '" + trace + "'");
+  ServeProcess serve({trace, "--threads", "1", "--max-compute-seconds", "1"});
+  auto client = serve.Client();
+  const auto begin = std::chrono::steady_clock::now();
+  GetJson(*client, "/api/traces/0/query?sql=" + UrlEncoded("SELECT count(*) FROM plist(4000)"), 503);
+  const auto took = std::chrono::steady_clock::now() - begin;
+  EXPECT_GE(took, std::chrono::milliseconds(1000));
+  EXPECT_LT(took, std::chrono::milliseconds(3000));
+}
+
 }  // namespace
 }  // namespace macroscope::server::testing

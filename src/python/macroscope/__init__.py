@@ -108,6 +108,18 @@ class Trace:
     def correlation(self, a, b, delta=None):
         return self.query(_call("correlation", a, b, delta))
 
+    def aggregation(self, p=None, slices=None, mode=None, start=None, end=None):
+        """The overview's parts at p (default: the quality curves' knee)."""
+        return self.query(_call("aggregation", p, slices, mode, start, end))
+
+    def plist(self, slices=None, mode=None, start=None, end=None):
+        """The significant p values and their qualities."""
+        return self.query(_call("plist", slices, mode, start, end))
+
+    def loops(self, container, type, series=None, unit=None):  # noqa: A002 (the command's word)
+        """The loop-nest phases of one series of a container's entities of a type."""
+        return self.query(_call("loops", container, type, series, unit))
+
 
 def open(path, threads=0, sort=False, no_strict=False, memory=None):  # noqa: A001 (the module's verb, as in open(file))
     """Opens a trace: a path or a list of paths read as one trace (any format
