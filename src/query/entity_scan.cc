@@ -26,12 +26,28 @@ EntityScan::EntityScan(const EntitySource& source, EntityPlan plan) : source_(so
 }
 
 // A view of the trace in memory, or a copy of a chunk of a store on disk
-// (whose view is valid during the visit only).
+// (whose view is valid during the visit only): with a window, a copy of
+// each run of its entities that meet it (a chunk at the window's edge
+// holds a few), else of the whole chunk.
 void EntityScan::Keep(const EntityChunk& c, bool in_memory) {
   if (in_memory) {
     chunks_.push_back(c);
     return;
   }
+  if (!plan_.windowed()) return Copy(c);
+  for (size_t i = 0; i < c.size();) {
+    if (!plan_.MeetsWindow(c, i)) {
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < c.size() && plan_.MeetsWindow(c, j)) ++j;
+    Copy(i == 0 && j == c.size() ? c : c.Sub(i, j - i));
+    i = j;
+  }
+}
+
+void EntityScan::Copy(const EntityChunk& c) {
   EntityStore& copy = owned_.emplace_back();
   copy.kind = c.kind;
   copy.container = c.container;

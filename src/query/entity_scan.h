@@ -39,12 +39,16 @@ struct EntityPlan {
   }
   // Keeps the stores of a type named one of `names`.
   void KeepTypes(const Trace& trace, std::span<const std::string_view> names);
+  bool windowed() const { return t1 != -kInf || t2 != kInf; }
+  // Whether entity i of `c` meets the window.
+  bool MeetsWindow(const EntityChunk& c, size_t i) const {
+    const double a = c.start[i], b = c.End(i);
+    return std::max(a, b) >= t1 && std::min(a, b) <= t2;
+  }
   // Whether entity i of `c` may match (its value, its times).
   bool Meets(const EntityChunk& c, size_t i) const {
     if (value != StringPool::kNoId && c.Value(i) != value) return false;
-    if (t1 == -kInf && t2 == kInf) return true;
-    const double a = c.start[i], b = c.End(i);
-    return std::max(a, b) >= t1 && std::min(a, b) <= t2;
+    return !windowed() || MeetsWindow(c, i);
   }
 };
 
@@ -62,6 +66,7 @@ class EntityScan {
 
  private:
   void Keep(const EntityChunk& c, bool in_memory);
+  void Copy(const EntityChunk& c);
   bool InWindow(const EntityStore& store);
 
   const EntitySource& source_;
