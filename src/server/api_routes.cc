@@ -144,8 +144,9 @@ void ApiRoutes::Register(httplib::Server& http) {
                             [&](auto cancel) { return WindowJson(source, window, cancel); });
            }));
   http.Get(R"(/api/traces/([^/]+)/entity/([^/]+))", Json([this](const httplib::Request& request) {
-             auto [store, index] = ParseEntityId(request.matches[2]);
-             return EntityJson(ReadySource(request.matches[1]), store, index);
+             const EntitySource& source = ReadySource(request.matches[1]);
+             auto [store, index] = ParseEntityId(request.matches[2], source);
+             return EntityJson(source, store, index);
            }));
   http.Get(R"(/api/traces/([^/]+)/search)", Json([this](const httplib::Request& request) {
              const EntitySource& source = ReadySource(request.matches[1]);

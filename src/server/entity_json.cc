@@ -5,6 +5,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "query/entity_tables.h"
 #include "server/api_error.h"
 #include "server/json_writer.h"
 #include "server/trace_json.h"
@@ -25,11 +26,16 @@ bool Contains(std::string_view haystack, const std::string& lowered_needle) {
 
 }  // namespace
 
-std::pair<uint32_t, uint64_t> ParseEntityId(const std::string& text) {
+std::pair<uint32_t, uint64_t> ParseEntityId(const std::string& text, const EntitySource& source) {
   uint32_t store = 0;
   uint64_t index = 0;
   const char* begin = text.data();
   const char* end = begin + text.size();
+  int64_t id = 0;
+  if (auto [last, ec] = std::from_chars(begin, end, id); ec == std::errc() && last == end && last != begin) {
+    if (!query::EntityIds(source).Place(id, store, index)) NotFound("unknown entity " + text);
+    return {store, index};
+  }
   auto [colon, ec1] = std::from_chars(begin, end, store);
   if (ec1 != std::errc() || colon == begin || colon == end || *colon != ':') NotFound("unknown entity " + text);
   auto [last, ec2] = std::from_chars(colon + 1, end, index);

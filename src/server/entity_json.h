@@ -14,8 +14,10 @@ namespace macroscope::server {
 // there is no such entity.
 std::string EntityJson(const EntitySource& source, uint32_t store, uint64_t index);
 
-// "S:I" as found in a path; throws ApiError 404 when it is not of that form.
-std::pair<uint32_t, uint64_t> ParseEntityId(const std::string& text);
+// The store and index an entity id of a path names: "S:I" (the window's
+// items), or the query tables' id (docs/query.md: 0 … N − 1, store after
+// store) of an entity of `source`. Throws ApiError 404 when it is neither.
+std::pair<uint32_t, uint64_t> ParseEntityId(const std::string& text, const EntitySource& source);
 
 inline constexpr size_t kMaxSearchLimit = 1000;
 inline constexpr size_t kMaxQueryLength = 200;

@@ -116,6 +116,29 @@ TEST_F(QueryEndpoint, IntegersStayExact) {
   EXPECT_EQ(Query(0, "SELECT 1")["time_origin"], "0");  // Pajé's decimal times are model times
 }
 
+// A query's entity id names the entity for /entity too: the same entity
+// (its container, value and times; a whole clock's ts less time_origin is
+// its start), whichever table and trace.
+TEST_F(QueryEndpoint, QueryIdsNameTheirEntities) {
+  for (int trace : {0, 1}) {
+    for (const char* table : {"states", "events", "links", "variables"}) {
+      const nlohmann::json rows =
+          Query(trace, std::string("SELECT id, container, ts FROM ") + table + " WHERE id % 97 = 0 ORDER BY id");
+      const int64_t origin = std::stoll(rows["time_origin"].get<std::string>());
+      for (const auto& row : rows["rows"]) {
+        const nlohmann::json entity =
+            GetJson(*client_, "/api/traces/" + std::to_string(trace) + "/entity/" + row[0].dump());
+        EXPECT_EQ(entity["container"]["id"], row[1]) << table << " " << row;
+        EXPECT_EQ(entity["start"].get<double>(), row[2].get<double>() - static_cast<double>(origin)) << row;
+        EXPECT_EQ(entity["kind"], std::string(table).substr(0, std::string(table).size() - 1)) << row;
+      }
+    }
+  }
+  const int64_t count = Query(0, "SELECT entities FROM trace_info")["rows"][0][0];
+  GetJson(*client_, "/api/traces/0/entity/" + std::to_string(count), 404);
+  GetJson(*client_, "/api/traces/0/entity/-1", 404);
+}
+
 // Only reading: no file is attached, written or made, no setting changed.
 TEST_F(QueryEndpoint, StatementsOnlyRead) {
   macroscope::testing::TempDir dir;
