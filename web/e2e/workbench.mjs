@@ -346,6 +346,9 @@ try {
   check('clicking a row zooms the Gantt onto it and inspects it',
     Math.abs(h.gantt.end - pb) < 1e-6 && pickedEntity.start === picked[2] && pickedEntity.end === picked[3] && pickedEntity.value === picked[4],
     `${h.gantt.start}..${h.gantt.end} vs ${pa}..${pb}; ${JSON.stringify(pickedEntity)}`);
+  // The entity the row's id names (/entity takes the query's ids) is the one inspected.
+  const named = await api(base, `traces/0/entity/${picked[0]}`);
+  check('the inspected entity is the one the row\'s id names', named.id === h.inspected, `${named.id} vs ${h.inspected}`);
   await shot(page, 'web-query.png');
   await page.fill('[data-testid=query-sql]', 'SELECT * FORM states');
   await page.click('[data-testid=query-run]');

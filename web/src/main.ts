@@ -284,13 +284,33 @@ async function runQuery(): Promise<void> {
   updateHook();
 }
 
-/** A row of the result clicked: the Gantt zooms onto it, and inspects it when it is an entity the window holds. */
+/**
+ * A row of the result clicked: the Gantt zooms onto it and inspects its
+ * entity — the one its integer `id` names (the query tables' id, which
+ * /entity takes) when that entity is the row's (same container and start),
+ * else the one the window holds at the row's place.
+ */
 function pickRow(row: number): void {
   const mark = resultRows.find((m) => m.row === row);
   if (!mark || !trace) return;
   const [a, b] = focusWindow(mark, (trace.end - trace.start) / 1000);
-  gantt.focus(mark, a, b, mark.id !== undefined && mark.id !== null);
+  const id = mark.id !== undefined && mark.id !== null && /^\d+$/.test(String(mark.id)) ? String(mark.id) : null;
+  gantt.focus(mark, a, b, id === null && mark.id !== undefined && mark.id !== null);
   navigate({ gantt: [a, b] });
+  if (id !== null) void inspectRow(mark, id, a, b);
+}
+
+async function inspectRow(mark: Mark, id: string, a: number, b: number): Promise<void> {
+  const t = state.trace;
+  try {
+    const entity = await track(api.entity(t, id));
+    const container = typeof entity.container === 'object' ? entity.container.id : entity.container;
+    if (state.trace === t && container === mark.container && entity.start === mark.start && typeof entity.id === 'string') {
+      void inspect(entity.id);
+      return;
+    }
+  } catch { /* not an entity's id: the window's entity instead */ }
+  if (state.trace === t) gantt.focus(mark, a, b, true);
 }
 
 /** The where filter: asked with each window of the Gantt, over its states and events. */
