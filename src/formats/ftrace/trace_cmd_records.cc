@@ -21,6 +21,9 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "util/error.h"
@@ -70,6 +73,34 @@ std::string RecordPlace(const File& file, const tep_record& record) {
   return file.path + ": CPU " + std::to_string(record.cpu) + ", record at byte " + std::to_string(record.offset);
 }
 
+// For an array field: its bytes' place in the record, checked (a dynamic
+// array's place is the 32-bit offset and length the field holds).
+// libtraceevent prints a string array with "%s" when no byte before its
+// NUL is unprintable, so one without a NUL in its bytes is read past its
+// end, and past the record's: such a string is its bytes, as they are
+// (nullopt for anything else, which libtraceevent prints within bounds).
+std::optional<std::string_view> UnterminatedString(const File& file, const tep_record& record,
+                                                   const tep_format_field& field) {
+  if (!(field.flags & TEP_FIELD_IS_ARRAY)) return std::nullopt;
+  const auto* data = static_cast<const char*>(record.data);
+  unsigned long long offset = static_cast<unsigned long long>(field.offset), length = static_cast<unsigned long long>(field.size);
+  if (field.flags & TEP_FIELD_IS_DYNAMIC) {
+    if (field.size != 4)
+      throw UserError(RecordPlace(file, record) + ": dynamic field `" + field.name + "` of event `" +
+                      field.event->name + "` is " + std::to_string(field.size) + " bytes, not 4");
+    const unsigned long long place = tep_read_number(field.event->tep, data + field.offset, 4);
+    offset = place & 0xffff;
+    length = place >> 16;
+    if (field.flags & TEP_FIELD_IS_RELATIVE) offset += static_cast<unsigned long long>(field.offset) + 4;
+  }
+  if (offset + length > static_cast<unsigned long long>(record.size))
+    throw UserError(RecordPlace(file, record) + ": field `" + field.name + "` of event `" + field.event->name +
+                    "` holds bytes past the record's " + std::to_string(record.size) + " bytes");
+  const std::string_view bytes(data + offset, length);
+  if (!(field.flags & TEP_FIELD_IS_STRING) || bytes.find('\0') != std::string_view::npos) return std::nullopt;
+  return bytes;
+}
+
 // The record's fields, common ones first (common_type, common_flags,
 // common_preempt_count, common_pid), then the event's own. Integers (of 1,
 // 2, 4 or 8 bytes, not arrays) have their value, sign-extended when the
@@ -97,6 +128,8 @@ void AddFields(Iteration& it, const File& file, const tep_record& record, tep_fo
         out.integer = static_cast<int64_t>(value);  // unsigned reinterpreted, as ctf_event.h says
         out.text = std::to_string(value);
       }
+    } else if (const std::optional<std::string_view> bytes = UnterminatedString(file, record, field)) {
+      out.text.assign(*bytes);
     } else {
       trace_seq_reset(&it.text);
       tep_print_field_content(&it.text, record.data, record.size, *f);
