@@ -326,7 +326,11 @@ class PyTrace {
   // the containers given by id or by name or path, of the types given by
   // name: the rows of the same selection in SQL, read from the chunks into
   // the columns without SQLite.
-  py::object Entities(const std::string& table, std::optional<double> start, std::optional<double> end,
+  // A bound as Python gives it: an int of ticks (exact, however far from
+  // the clock's zero), or a float.
+  using Bound = std::optional<std::variant<int64_t, double>>;
+
+  py::object Entities(const std::string& table, Bound start, Bound end,
                       std::optional<std::vector<int64_t>> container_ids,
                       std::optional<std::vector<std::string>> container_names,
                       std::optional<std::vector<std::string>> type_names) {
@@ -349,8 +353,11 @@ class PyTrace {
       plan.KeepStores([&](uint32_t k) { return wanted[trace.stores()[k].container]; });
     }
     if (type_names) plan.KeepTypes(trace, std::vector<std::string_view>(type_names->begin(), type_names->end()));
-    if (start) plan.t1 = clock.ModelTime(*start);
-    if (end) plan.t2 = clock.ModelTime(*end);
+    const auto model_time = [&](const std::variant<int64_t, double>& bound) {
+      return std::visit([&](auto t) { return clock.ModelTime(t); }, bound);
+    };
+    if (start) plan.t1 = model_time(*start);
+    if (end) plan.t2 = model_time(*end);
     const double t1 = plan.t1, t2 = plan.t2;
 
     const query::EntityIds ids(source);

@@ -120,3 +120,15 @@ def test_bad_sql_and_bad_files_raise():
         t.anomalies("Nope")
     with pytest.raises(macroscope.Error, match="/nonexistent/trace.otf2"):
         macroscope.open("/nonexistent/trace.otf2")
+
+
+def test_bounds_in_ticks_are_exact_far_from_the_clock_zero():
+    # An LTTng clock counts ns since 1970: 1.4e18 ticks, where a float's
+    # step is 256. An int bound selects what SQL's integer bound selects.
+    t = macroscope.open(shared_file("ctf", "bug446190"))
+    edges = t.query('SELECT ts, "end" FROM states ORDER BY ts LIMIT 5 OFFSET 40')
+    assert int(edges["ts"].iloc[0]) > 2 ** 53
+    for edge in list(edges["ts"]) + list(edges["end"]):
+        for bound in (int(edge) - 1, int(edge), int(edge) + 1):
+            sql = 'SELECT id FROM states WHERE "end" >= %d AND ts <= %d ORDER BY id' % (bound, bound)
+            assert list(t.states(start=bound, end=bound)["id"]) == list(t.query(sql)["id"]), bound
