@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/container_scope.h"
 #include "util/error.h"
 
 namespace macroscope::analysis {

@@ -34,28 +34,6 @@ bool EntitySelection::Cached(std::vector<uint8_t>& cache, StringId id, const Tra
   return answer == 1;
 }
 
-std::vector<bool> ContainersInScope(const Trace& trace, const std::vector<std::string>& names,
-                                    std::string_view option) {
-  std::vector<bool> in_scope(trace.containers().size(), names.empty());
-  for (const std::string& name : names) {
-    bool found = false;
-    for (ContainerId c = 0; c < trace.containers().size(); ++c) {
-      const Container& k = trace.container(c);
-      if (trace.Str(k.name) != name && trace.Str(k.alias) != name) continue;
-      found = true;
-      std::vector<ContainerId> todo{c};
-      while (!todo.empty()) {
-        const ContainerId x = todo.back();
-        todo.pop_back();
-        in_scope[x] = true;
-        for (ContainerId child : trace.container(x).children) todo.push_back(child);
-      }
-    }
-    if (!found) throw UserError(std::string(option) + ": no container named '" + name + "'");
-  }
-  return in_scope;
-}
-
 int64_t Nanoseconds(const TimeBase& base, double ticks) {
   // One tick = num/den s; for nanosecond clocks (1/10^9) ticks are the answer.
   if (base.num == 1 && base.den == 1000000000) return static_cast<int64_t>(std::llround(ticks));

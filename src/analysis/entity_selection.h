@@ -48,12 +48,6 @@ class EntitySelection {
   std::vector<uint8_t> type_cache_, value_cache_;  // by StringId: 0 unknown, 1 yes, 2 no
 };
 
-// The containers of `names` (by name or alias) and their descendants, as a
-// flag per container id; all true when `names` is empty. Throws UserError
-// naming `option` for a name no container has.
-std::vector<bool> ContainersInScope(const Trace& trace, const std::vector<std::string>& names,
-                                    std::string_view option);
-
 // A model duration or time (ticks of `base`) in whole nanoseconds, rounded
 // (exact for nanosecond clocks).
 int64_t Nanoseconds(const TimeBase& base, double ticks);

@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "analysis/container_scope.h"
 #include "model/lod_window.h"
 #include "model/time_bins.h"
 #include "util/error.h"
@@ -24,36 +25,6 @@ std::pair<double, double> WindowOf(const Trace& trace, const StatisticsRequest& 
   const double end = request.end.value_or(trace.end_time());
   if (!(start < end)) throw UserError("empty time window [" + std::to_string(start) + ", " + std::to_string(end) + "]");
   return {start, end};
-}
-
-// By container: in scope (the named ones and their descendants; all when
-// none is named).
-std::vector<bool> ContainersInScope(const Trace& trace, const StatisticsRequest& request) {
-  std::vector<bool> in_scope(trace.containers().size(), request.containers.empty() && request.container_ids.empty());
-  auto add_subtree = [&](ContainerId c) {
-    std::vector<ContainerId> todo{c};
-    while (!todo.empty()) {
-      ContainerId x = todo.back();
-      todo.pop_back();
-      in_scope[x] = true;
-      for (ContainerId child : trace.container(x).children) todo.push_back(child);
-    }
-  };
-  for (const auto& name : request.containers) {
-    bool found = false;
-    for (ContainerId c = 0; c < trace.containers().size(); ++c) {
-      const Container& k = trace.container(c);
-      if (trace.Str(k.name) != name && trace.Str(k.alias) != name) continue;
-      found = true;
-      add_subtree(c);
-    }
-    if (!found) throw UserError("unknown container '" + name + "'");
-  }
-  for (ContainerId c : request.container_ids) {
-    if (c >= trace.containers().size()) throw UserError("unknown container " + std::to_string(c));
-    add_subtree(c);
-  }
-  return in_scope;
 }
 
 // Bins of about a thousandth of the window: few cells a store, and small
@@ -97,7 +68,7 @@ bool AddFromSummary(const EntitySource& source, uint32_t k, double start, double
 Statistics ComputeStatistics(const EntitySource& source, const StatisticsRequest& request) {
   const Trace& trace = source.trace();
   const auto [start, end] = WindowOf(trace, request);
-  const std::vector<bool> in_scope = ContainersInScope(trace, request);
+  const std::vector<bool> in_scope = ContainersInScope(trace, request.containers, {}, request.container_ids);
   StatisticsAccumulator rows(start, end);
   for (uint32_t k = 0; k < trace.stores().size(); ++k) {
     const EntityStore& s = trace.stores()[k];

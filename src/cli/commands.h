@@ -14,6 +14,8 @@ void RegisterAggregateCommand(CLI::App& app);
 void RegisterOverviewCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
+void RegisterProfileCommand(CLI::App& app);
+void RegisterFlameGraphCommand(CLI::App& app);
 void RegisterFormatsCommand(CLI::App& app);
 void RegisterConvertCommand(CLI::App& app);
 void RegisterImportCommand(CLI::App& app);

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterOverviewCommand(app);
   macroscope::cli::RegisterLoopsCommand(app);
   macroscope::cli::RegisterStatsCommand(app);
+  macroscope::cli::RegisterProfileCommand(app);
+  macroscope::cli::RegisterFlameGraphCommand(app);
   macroscope::cli::RegisterFormatsCommand(app);
   macroscope::cli::RegisterConvertCommand(app);
   macroscope::cli::RegisterImportCommand(app);

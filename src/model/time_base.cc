@@ -181,6 +181,13 @@ int64_t DurationNanoseconds(const TimeBase& base, double d) {
   return static_cast<int64_t>(DivRound(Int128{std::llround(d)} * base.num * Pow10(9), base.den));
 }
 
+int64_t DurationNanoseconds(const TimeBase& base, const ExactSum& d) {
+  if (!base.whole_ticks) return std::llround(base.Seconds(d.Value()) * 1e9);
+  Int128 ticks = 0;  // the terms of a sum of whole ticks are whole
+  for (const double x : d.Terms()) ticks += static_cast<Int128>(std::llround(x));
+  return static_cast<int64_t>(DivRound(ticks * base.num * Pow10(9), base.den));
+}
+
 std::string HumanSeconds(double seconds, double resolution, bool sign, double magnitude) {
   static constexpr struct {
     double scale;

@@ -19,6 +19,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/exact_sum.h"
+
 namespace macroscope {
 
 struct TimeBase {
@@ -57,6 +59,10 @@ void AppendDurationSeconds(std::string& out, const TimeBase& base, double d, int
 // A duration `d` (model time units, >= 0) in whole nanoseconds, rounded to
 // the nearest: exact in integers for whole ticks, else from d's seconds.
 int64_t DurationNanoseconds(const TimeBase& base, double d);
+// The same of an exact sum of durations (util/exact_sum.h), rounded once:
+// for whole ticks the sum of the ticks in integers, however far beyond
+// 2^53 it goes (a profile's total over thousands of threads).
+int64_t DurationNanoseconds(const TimeBase& base, const ExactSum& d);
 // Decimal seconds ("1412670961.211260539") as a whole count of `base`'s
 // ticks from the clock's zero (the origin not taken away), rounded to the
 // nearest tick, in integers; false when `text` is not a plain decimal number

@@ -15,6 +15,7 @@
 #include "analysis/make_aggregation.h"
 #include "analysis/model_csv.h"
 #include "analysis/p_list.h"
+#include "analysis/profile.h"
 #include "analysis/state_statistics.h"
 #include "analysis/trace_model.h"
 #include "loops/find_model.h"
@@ -31,6 +32,16 @@ constexpr std::array kFunctions{
     FunctionDoc{"stats(start, end)",
                 "per kind, type and value: count, total and mean state time, share of the window [start, end] "
                 "(times as ts; default the whole trace), as `stats --format csv`"},
+    FunctionDoc{"profile(start, end, container)",
+                "per container and function: calls, inclusive_ns, exclusive_ns of the states inside [start, end] "
+                "(times as ts; default the whole trace) of a container's subtree (default all), as `profile "
+                "--format csv`"},
+    FunctionDoc{"profile_total(start, end, container)",
+                "per function over the containers: calls, containers, inclusive and exclusive sums, mean, min, "
+                "max, imbalance, as `profile --total`"},
+    FunctionDoc{"call_tree(start, end, container)",
+                "the calling context tree: id, parent, depth, function, path, calls, inclusive_ns, exclusive_ns, "
+                "as `profile --tree`"},
     FunctionDoc{"kernel_processes(pid)", "per thread: running, user, kernel, waiting… time (pid: that process's "
                                          "subtree only), as `kernel processes --format csv`"},
     FunctionDoc{"kernel_cpus(pid)", "per CPU and thread: its time, idle and unknown, as `kernel processes --cpus`"},
@@ -89,6 +100,12 @@ std::optional<double> OptionalNumber(const analysis::Cell& cell, const char* wha
   throw UserError(std::string(what) + ": a number");
 }
 
+std::optional<std::string> OptionalText(const analysis::Cell& cell, const char* what) {
+  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
+  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+  throw UserError(std::string(what) + ": a text");
+}
+
 // A time as the tables give it (ts), as a model time.
 std::optional<double> OptionalTime(const Clock& clock, const analysis::Cell& cell, const char* what) {
   if (const auto* i = std::get_if<int64_t>(&cell)) return clock.ModelTime(*i);
@@ -104,6 +121,16 @@ analysis::Table Stats(const EntitySource& source, const std::vector<analysis::Ce
   request.end = OptionalTime(clock, a[1], "end");
   return analysis::StatisticsTable(analysis::ComputeStatistics(source, request),
                                    analysis::StatisticsTimes::kModelUnits);
+}
+
+// The calling context tree of (start, end, container), as `profile` makes it.
+analysis::CallTree CallTree(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
+  const Clock clock(source.trace().time_base());
+  analysis::ProfileRequest request;
+  request.start = OptionalTime(clock, a[0], "start");
+  request.end = OptionalTime(clock, a[1], "end");
+  if (const std::optional<std::string> container = OptionalText(a[2], "container")) request.containers = {*container};
+  return analysis::ComputeCallTree(source, request, cancel);
 }
 
 analysis::Table Processes(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a,
@@ -151,12 +178,6 @@ analysis::Table Correlate(const EntitySource& source, const Cancellation* cancel
     second.ForEachMatch(trace, c, [&](size_t i) { correlation.AddB(c.start[i]); });
   });
   return correlation.ToTable(delta ? analysis::Binning::kIrregular : analysis::Binning::kRegular, delta.value_or(0));
-}
-
-std::optional<std::string> OptionalText(const analysis::Cell& cell, const char* what) {
-  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
-  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
-  throw UserError(std::string(what) + ": a text");
 }
 
 // The aggregation `aggregate` makes of the state-time model of (slices,
@@ -240,6 +261,13 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
   const auto c = [cancel] { return *cancel; };
   add("stats", analysis::StatisticsTable({}, analysis::StatisticsTimes::kModelUnits), {"start", "end"},
       [s](const Args& a) { return Stats(*s, a); });
+  const std::vector<std::string> window{"start", "end", "container"};
+  add("profile", analysis::ProfileTable(trace, {}), window,
+      [s, c](const Args& a) { return analysis::ProfileTable(s->trace(), CallTree(*s, c(), a)); });
+  add("profile_total", analysis::ProfileTotalTable(trace, {}), window,
+      [s, c](const Args& a) { return analysis::ProfileTotalTable(s->trace(), CallTree(*s, c(), a)); });
+  add("call_tree", analysis::CallTreeTable(trace, {}), window,
+      [s, c](const Args& a) { return analysis::CallTreeTable(s->trace(), CallTree(*s, c(), a)); });
   add("kernel_processes", analysis::kernel::ProcessesReport(std::nullopt, false).ToTable(trace), {"pid"},
       [s, c](const Args& a) { return Processes(*s, c(), a, false); });
   add("kernel_cpus", analysis::kernel::ProcessesReport(std::nullopt, true).ToTable(trace), {"pid"},

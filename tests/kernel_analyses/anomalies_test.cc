@@ -124,7 +124,7 @@ TEST(AnomaliesCommand, RefusesWhatItCannotMeasure) {
   EXPECT_NE(events.err.find("events have no duration"), std::string::npos) << events.err;
   CommandResult scope = Macroscope("anomalies " + Quote(trace) + " --type S --containers nowhere");
   EXPECT_EQ(scope.exit_code, 1);
-  EXPECT_NE(scope.err.find("--containers: no container named 'nowhere'"), std::string::npos) << scope.err;
+  EXPECT_NE(scope.err.find("--containers: unknown container 'nowhere'"), std::string::npos) << scope.err;
   CommandResult empty = Macroscope("anomalies " + Quote(trace) + " --type =x");
   EXPECT_EQ(empty.exit_code, 1);
   EXPECT_NE(empty.err.find("expected TYPE or TYPE=VALUE"), std::string::npos) << empty.err;

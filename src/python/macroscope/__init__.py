@@ -90,6 +90,15 @@ class Trace:
     def stats(self, start=None, end=None):
         return self.query(_call("stats", start, end))
 
+    def profile(self, start=None, end=None, container=None):
+        return self.query(_call("profile", start, end, container))
+
+    def profile_total(self, start=None, end=None, container=None):
+        return self.query(_call("profile_total", start, end, container))
+
+    def call_tree(self, start=None, end=None, container=None):
+        return self.query(_call("call_tree", start, end, container))
+
     def kernel_processes(self, pid=None):
         return self.query(_call("kernel_processes", pid))
 

@@ -1,0 +1,109 @@
+// `macroscope profile TRACE`: where the time goes, per container and
+// function (calls, inclusive and exclusive time), per function over the
+// containers (--total: sums, mean, min, max, imbalance), or the calling
+// context tree (--tree). analysis/profile.h computes it; a store is read
+// chunk by chunk, anything else whole (docs/profile.md). `macroscope
+// flamegraph TRACE -o F.svg|F.png` draws the tree (render/flame_graph.h).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/profile.h"
+#include "cli/commands.h"
+#include "cli/table_output.h"
+#include "cli/trace_loading.h"
+#include "query/opened_trace.h"
+#include "render/flame_graph.h"
+#include "util/error.h"
+
+namespace macroscope::cli {
+
+namespace {
+
+// --window A,B as model times: each bound in any form ParseTime takes.
+void ParseWindow(const Trace& trace, const std::string& text, analysis::ProfileRequest& request) {
+  if (text.empty()) return;
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos) throw UserError("--window: START,END, not '" + text + "'");
+  request.start = ParseTime(trace.time_base(), text.substr(0, comma), trace.start_time(), "--window");
+  request.end = ParseTime(trace.time_base(), text.substr(comma + 1), trace.start_time(), "--window");
+  if (!(*request.start <= *request.end)) throw UserError("--window: its end is before its start");
+}
+
+// The options both commands take: the trace, its window and containers.
+struct ProfileArgs {
+  std::vector<std::string> files;
+  formats::ReadOptions read;
+  analysis::ProfileRequest request;
+  std::string window;
+};
+
+void AddProfileOptions(CLI::App& cmd, ProfileArgs& args) {
+  cmd.add_option("files", args.files, "Trace files (or one store), read in order as one trace")->required();
+  cmd.add_option("--window", args.window,
+                 "Only the time inside START,END (each the trace clock's seconds, +OFFSET from the trace start "
+                 "such as +2.5s, or a UTC date)");
+  cmd.add_option("--containers", args.request.containers,
+                 "Only these containers (names, aliases or paths) and their descendants");
+  AddReadOptions(cmd, args.read);
+}
+
+// The calling context tree the options ask for; `use` gets it with its trace.
+template <class Use>
+void WithCallTree(const ProfileArgs& args, Use&& use) {
+  const query::OpenedTrace opened(args.files, args.read, store::CacheBudget::Scanning());
+  const Trace& trace = opened.source().trace();
+  analysis::ProfileRequest request = args.request;
+  ParseWindow(trace, args.window, request);
+  use(trace, analysis::ComputeCallTree(opened.source(), request));
+}
+
+}  // namespace
+
+void RegisterProfileCommand(CLI::App& app) {
+  struct Args : ProfileArgs {
+    bool total = false, tree = false;
+    analysis::TableFormat format = analysis::TableFormat::kText;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "profile", "Per container and function: calls, inclusive and exclusive time (--total: per function; --tree: "
+                 "per call path)");
+  AddProfileOptions(*cmd, *args);
+  CLI::Option* total = cmd->add_flag(
+      "--total", args->total, "One row per function over the containers: sums, mean, min and max, imbalance (max / mean)");
+  cmd->add_flag("--tree", args->tree, "The calling context tree: one row per call path, merged over the containers")
+      ->excludes(total);
+  AddTableFormatOption(*cmd, args->format);
+  cmd->callback([args] {
+    WithCallTree(*args, [&](const Trace& trace, const analysis::CallTree& tree) {
+      PrintTable(args->total  ? analysis::ProfileTotalTable(trace, tree)
+                 : args->tree ? analysis::CallTreeTable(trace, tree)
+                              : analysis::ProfileTable(trace, tree),
+                 args->format);
+    });
+  });
+}
+
+void RegisterFlameGraphCommand(CLI::App& app) {
+  struct Args : ProfileArgs {
+    std::string output;
+    int width = 1200;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("flamegraph", "The calling context tree as a flame graph (SVG or PNG)");
+  AddProfileOptions(*cmd, *args);
+  cmd->add_option("-o,--output", args->output, "The picture: F.svg or F.png")->required();
+  cmd->add_option("--width", args->width, "Width in pixels")->check(CLI::Range(300, 20000));
+  cmd->callback([args] {
+    if (!render::FormatFromPath(args->output)) throw UserError(args->output + ": a picture's name ends in .svg or .png");
+    WithCallTree(*args, [&](const Trace& trace, const analysis::CallTree& tree) {
+      render::FlameGraphOptions options;
+      options.width = args->width;
+      options.subtitle = args->files.front() + (args->window.empty() ? "" : ", window " + args->window);
+      render::SaveFlameGraph(analysis::CallTreeTable(trace, tree), options, args->output);
+    });
+  });
+}
+
+}  // namespace macroscope::cli
