@@ -249,6 +249,11 @@ TEST(QueryCliTest, AnalysesAreTheirCommands) {
     ExpectSameAsCommand(trace, "SELECT * FROM correlation('Event', 'State')", "correlate --a Event --b State");
     ExpectSameAsCommand(trace, "SELECT * FROM correlation('Event', 'State=value 1', 5)",
                         "correlate --a Event --b 'State=value 1' --bins irregular --delta 5");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm()", "comm");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm(1, 100, 250.5)", "comm --level 1 --window 100,250.5");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm_histogram(6)", "comm --histogram --bins 6");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time(7, 100, 250.5)",
+                        "comm --over-time --bins 7 --window 100,250.5");
   }
   // Two calls with other arguments in one statement each give their own rows.
   const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
