@@ -35,12 +35,28 @@ int64_t Bins(const CommunicationRequest& request, int64_t default_bins) {
 // Depth of each container in the tree (the root 0, its children 1).
 std::vector<int64_t> Depths(const Trace& trace) {
   std::vector<int64_t> depth(trace.containers().size(), 0);
-  for (ContainerId c = 0; c < depth.size(); ++c) {  // a parent is made before its children
-    const ContainerId parent = trace.container(c).parent;
-    if (parent != kNone && parent < c) depth[c] = depth[parent] + 1;
-  }
+  for (ContainerId c = 0; c < depth.size(); ++c)
+    for (ContainerId p = trace.container(c).parent; p != kNone && p < depth.size(); p = trace.container(p).parent)
+      ++depth[c];
   return depth;
 }
+
+// The messages of a row or a bin, and their bytes while each has a size.
+struct Tally {
+  uint64_t messages = 0;
+  int64_t bytes = 0;
+  bool sized = true;
+
+  void Add(int64_t size) {
+    ++messages;
+    if (size < 0) sized = false;
+    else bytes += size;
+  }
+  void PutBytes(Table& table) const {
+    if (sized) table.Put(bytes);
+    else table.PutEmpty();
+  }
+};
 
 // A model time as the query tables give a time relative to the trace's
 // start: whole ticks, or the decimal time.
@@ -122,25 +138,14 @@ Table CommunicationAccumulator::Matrix(const Trace& trace, const CommunicationRe
     while (depth[c] > *request.level) c = trace.container(c).parent;
     return c;
   };
-  struct Tally {
-    uint64_t messages = 0;
-    int64_t bytes = 0;
-    bool sized = true;
-  };
   std::map<std::pair<ContainerId, ContainerId>, Tally> rows;
-  for (const Message* m : messages) {
-    Tally& t = rows[{group(m->sender), group(m->receiver)}];
-    ++t.messages;
-    if (m->size < 0) t.sized = false;
-    else t.bytes += m->size;
-  }
+  for (const Message* m : messages) rows[{group(m->sender), group(m->receiver)}].Add(m->size);
   Table table = CommunicationColumns(CommunicationTable::kMatrix);
   for (const auto& [pair, t] : rows) {
     table.Put(trace.ContainerPath(pair.first));
     table.Put(trace.ContainerPath(pair.second));
     table.Put(t.messages);
-    if (t.sized) table.Put(t.bytes);
-    else table.PutEmpty();
+    t.PutBytes(table);
   }
   return table;
 }
@@ -207,26 +212,18 @@ Table CommunicationAccumulator::OverTime(const Trace& trace, const Communication
   edges[bins] = end;
   bool any_size = false;
   for (const Message& m : messages_) any_size = any_size || m.size >= 0;
-  struct Tally {
-    uint64_t messages = 0;
-    int64_t bytes = 0;
-    bool sized = true;
-  };
   std::vector<Tally> tallies(bins);
   for (const Message* m : messages) {
-    if (m->time < start || m->time > end) continue;
+    if (m->time < start || m->time > end) continue;  // the window's ticks: the same messages
     const auto above = std::upper_bound(edges.begin(), edges.end(), m->time);
-    Tally& t = tallies[std::min<int64_t>(above - edges.begin() - 1, bins - 1)];
-    ++t.messages;
-    if (m->size < 0) t.sized = false;
-    else t.bytes += m->size;
+    tallies[std::min<int64_t>(above - edges.begin() - 1, bins - 1)].Add(m->size);
   }
   Table table = CommunicationColumns(CommunicationTable::kOverTime);
   for (int64_t k = 0; k < bins; ++k) {
     table.Put(Relative(trace, edges[k]));
     table.Put(Relative(trace, edges[k + 1]));
     table.Put(tallies[k].messages);
-    if (any_size && tallies[k].sized) table.Put(tallies[k].bytes);
+    if (any_size) tallies[k].PutBytes(table);
     else table.PutEmpty();
   }
   return table;

@@ -62,17 +62,18 @@ class CommunicationAccumulator {
   Table Finish(const Trace& trace, const CommunicationRequest& request, CommunicationTable table) const;
 
  private:
-  // kMatrix: one row per (sender, receiver), in container order: sender, receiver
-  // (container paths, as the containers table's `path`), messages, bytes
-  // (empty unless every message of the row has a size).
+  // kMatrix: one row per (sender, receiver), in container order: sender,
+  // receiver (container paths, as the containers table's `path`),
+  // messages, bytes (empty unless every message of the row has a size).
   Table Matrix(const Trace& trace, const CommunicationRequest& request) const;
-  // kHistogram: numpy.histogram of the sizes of the messages that have one: `bins`
-  // equal bins from the smallest size to the largest (±0.5 when they are
-  // equal, [0, 1] when there is none), each holding [bin_start, bin_end),
-  // the last one its end too: bin_start, bin_end, messages.
+  // kHistogram: numpy.histogram of the sizes of the messages that have
+  // one: `bins` equal bins from the smallest size to the largest (±0.5
+  // when they are equal, [0, 1] when there is none), each holding
+  // [bin_start, bin_end), the last one its end too: bin_start, bin_end,
+  // messages.
   Table Histogram(const Trace& trace, const CommunicationRequest& request) const;
-  // kOverTime: the window (default: the trace's span) in `bins` equal bins by send
-  // time: start, end (relative to the trace's start, as the query tables'
+  // kOverTime: the window (default: the trace's span) in `bins` equal
+  // bins by send time: start, end (relative to the trace's start, as the query tables'
   // times: whole ticks, the edges rounded down to a tick, or the decimal
   // times of a Pajé trace), messages, bytes (empty when a message of the
   // bin has no size, or when none of the trace's has one). A bin holds

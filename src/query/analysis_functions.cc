@@ -1,6 +1,7 @@
 #include "query/analysis_functions.h"
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -238,7 +239,15 @@ analysis::Table Communication(const EntitySource& source, const Cancellation* ca
   request.end = OptionalTime(clock, a[2], "end");
   analysis::CommunicationAccumulator messages;
   const Trace& trace = source.trace();
-  ForEveryChunk(source, cancel, [&](const EntityChunk& c) { messages.Add(trace, c); });
+  // The link stores' chunks that may hold a message sent in the window.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (uint32_t k = 0; k < trace.stores().size(); ++k) {
+    if (trace.stores()[k].kind != TypeKind::kLink) continue;
+    source.ForEachChunk(k, request.start.value_or(-kInf), request.end.value_or(kInf), [&](const EntityChunk& chunk) {
+      analysis::ThrowIfCancelled(cancel);
+      messages.Add(trace, chunk);
+    });
+  }
   return messages.Finish(trace, request, table);
 }
 

@@ -2,7 +2,8 @@
 // own tools print (otf2-print's MPI_SEND records, pj_dump's links, the
 // Chrome JSON's flow events, the Paraver .prv's communication lines), and
 // the command's tables compared with those counts, messages and bytes
-// exact. The query's comm*() functions give the command's rows.
+// exact (tests/query compares the query's comm*() functions with the
+// command).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -234,24 +235,6 @@ TEST_P(Otf2, OverTimeBinsTheSpan) {
   }
 }
 
-// The query's functions are the command's tables (CSV, byte for byte).
-TEST_P(Otf2, FunctionsAreTheCommand) {
-  auto same = [&](const std::string& sql, const std::string& command) {
-    CommandResult ours = Macroscope("query --format csv " + Quote(trace_) + " " + Quote(sql));
-    CommandResult theirs = Macroscope(command + " --format csv " + Quote(trace_));
-    ASSERT_EQ(ours.exit_code, 0) << ours.err;
-    ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
-    EXPECT_GT(std::count(ours.out.begin(), ours.out.end(), '\n'), 1) << sql;
-    EXPECT_EQ(ours.out, theirs.out) << sql << " against " << command;
-  };
-  same("SELECT * FROM comm()", "comm");
-  same("SELECT * FROM comm(3)", "comm --level 3");
-  same("SELECT * FROM comm_histogram()", "comm --histogram");
-  same("SELECT * FROM comm_histogram(4)", "comm --histogram --bins 4");
-  same("SELECT * FROM comm_over_time()", "comm --over-time");
-  same("SELECT * FROM comm_over_time(9)", "comm --over-time --bins 9");
-}
-
 INSTANTIATE_TEST_SUITE_P(Shared, Otf2, ::testing::Values("ping-pong-otf2", "ping-pong-otf2-papi"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
@@ -315,6 +298,13 @@ TEST(Formats, ChromeFlowsAreTheJsonsFlowEvents) {
   Matrix expected;
   for (const auto& [pair, n] : flows) expected[{path(pair.first), path(pair.second)}] = {n, 0, false};
   EXPECT_EQ(Show(FromRows(Json("comm " + Quote(trace)))), Show(expected));
+  // --containers: the flows that one process sends or receives.
+  Matrix one;
+  for (const auto& [pair, t] : expected)
+    if (pair.first.rfind("Process 23915/", 0) == 0 || pair.second.rfind("Process 23915/", 0) == 0) one[pair] = t;
+  ASSERT_GT(one.size(), 0u);
+  ASSERT_LT(one.size(), expected.size());
+  EXPECT_EQ(Show(FromRows(Json("comm " + Quote(trace) + " --containers 'Process 23915'"))), Show(one));
 }
 
 // --- Paraver: communication records ----------------------------------------

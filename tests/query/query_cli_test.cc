@@ -300,6 +300,18 @@ TEST(QueryCliTest, KernelAnalysesAreTheirCommands) {
   ExpectSameAsCommand(trace, "SELECT * FROM kernel_cpus()", "kernel processes --cpus");
 }
 
+// The communication tables, on an OTF2 trace Score-P wrote (messages with
+// sizes, a four-level container tree).
+TEST(QueryCliTest, CommunicationIsItsCommand) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string trace = SharedTestData() + "/otf2/ping-pong-otf2/traces.otf2";
+  ExpectSameAsCommand(trace, "SELECT * FROM comm()", "comm");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm(3)", "comm --level 3");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm_histogram()", "comm --histogram");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time()", "comm --over-time");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time(9)", "comm --over-time --bins 9");
+}
+
 // The aggregation's parts and p list: the rows `aggregate` prints as CSV
 // for the same parameters (its model cache a folder of the test's own);
 // times as the tables give them, on a trace of decimal seconds, its store,
