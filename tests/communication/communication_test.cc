@@ -328,43 +328,52 @@ constexpr char kRow[] =
     "LEVEL NODE SIZE 1\nnode-a\n\n"
     "LEVEL THREAD SIZE 3\nTHREAD 1.1.1 main\nTHREAD 1.1.2 helper\nTHREAD 1.2.1 main\n";
 
+// The communications of a .prv file's lines, by the places of their ends
+// (appl.task.thread, or its first `level` numbers), against `comm`'s rows,
+// whose containers (APPL a, TASK a.t, THREAD a.t.th NAME: docs/paraver.md)
+// are named by the place in their last name's second word.
+void ExpectParaverLines(const std::string& prv, const std::string& text) {
+  for (int level : {0, 1, 2, 3}) {
+    Matrix expected;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      // 3:cpu:appl:task:thread:lsend:psend:cpu:appl:task:thread:lrecv:precv:size:tag
+      if (line.rfind("3:", 0) != 0) continue;
+      std::vector<std::string> f;
+      std::istringstream fields(line);
+      for (std::string x; std::getline(fields, x, ':');) f.push_back(x);
+      ASSERT_EQ(f.size(), 15u) << line;
+      auto place = [&](size_t at) {
+        std::string p = f[at];
+        for (int i = 1; i < (level == 0 ? 3 : level); ++i) p += "." + f[at + i];
+        return p;
+      };
+      Tally& t = expected[{place(2), place(8)}];
+      ++t.messages;
+      t.bytes += std::stoll(f[13]);
+    }
+    ASSERT_FALSE(expected.empty()) << prv;
+    Matrix got;
+    auto place = [](const std::string& path) {
+      std::istringstream words(path.substr(path.rfind('/') + 1));
+      std::string kind, number;
+      words >> kind >> number;
+      return number;
+    };
+    const std::string args = "comm " + (level == 0 ? "" : "--level " + std::to_string(level) + " ") + Quote(prv);
+    for (const auto& [pair, t] : FromRows(Json(args))) got[{place(pair.first), place(pair.second)}] = t;
+    EXPECT_EQ(Show(got), Show(expected)) << args;
+  }
+}
+
 TEST(Formats, ParaverCommunicationsAreThePrvLines) {
   TempDir dir;
   const std::string prv = dir.path() + "/comm.prv";
   WriteText(prv, kPrv);
   WriteText(dir.path() + "/comm.row", kRow);
-  // 3:cpu:appl:task:thread:lsend:psend:cpu:appl:task:thread:lrecv:precv:size:tag
-  std::map<std::pair<std::string, std::string>, Tally> expected;  // by "appl.task.thread"
-  std::istringstream lines(kPrv);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("3:", 0) != 0) continue;
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string x; std::getline(fields, x, ':');) f.push_back(x);
-    ASSERT_EQ(f.size(), 15u) << line;
-    Tally& t = expected[{f[2] + "." + f[3] + "." + f[4], f[8] + "." + f[9] + "." + f[10]}];
-    ++t.messages;
-    t.bytes += std::stoll(f[13]);
-  }
-  // The threads' containers by appl.task.thread: the reader's paths end
-  // with the thread's place (checked: each path maps to one place).
-  CommandResult containers = Macroscope("query --format csv " + Quote(prv) +
-                                        " \"SELECT path FROM containers WHERE id IN (SELECT src FROM links UNION "
-                                        "SELECT dst FROM links)\"");
-  ASSERT_EQ(containers.exit_code, 0) << containers.err;
-  Matrix got;
-  for (const auto& [pair, t] : FromRows(Json("comm " + Quote(prv)))) {
-    auto place = [&](const std::string& path) {
-      for (const char* p : {"1.1.1", "1.1.2", "1.2.1"})
-        if (path.find(p) != std::string::npos) return std::string(p);
-      ADD_FAILURE() << "no thread place in " << path << "; containers:\n" << containers.out;
-      return path;
-    };
-    got[{place(pair.first), place(pair.second)}] = t;
-  }
-  Matrix want;
-  for (const auto& [pair, t] : expected) want[pair] = t;
-  EXPECT_EQ(Show(got), Show(want));
+  ExpectParaverLines(prv, kPrv);
+  const std::string suite = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/query/data/suite.prv";
+  ExpectParaverLines(suite, ReadText(suite));
 }
 
 // --- Options refused -------------------------------------------------------
