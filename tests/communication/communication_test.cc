@@ -15,7 +15,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "test_support.h"
@@ -33,7 +33,7 @@ using Matrix = std::map<std::pair<std::string, std::string>, Tally>;
 // A message as a peer's output gives it.
 struct Message {
   std::string sender, receiver;  // container paths
-  int64_t time = 0;              // ticks (OTF2, Paraver)
+  int64_t time = 0;              // ticks (OTF2)
   int64_t size = -1;             // bytes; -1: none
 };
 
