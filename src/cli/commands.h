@@ -30,6 +30,8 @@ void RegisterKernelMemory(CLI::App& kernel_group);
 // `anomalies` and `correlate` (anomalies_command.cc, correlate_command.cc).
 void RegisterAnomaliesCommand(CLI::App& app);
 void RegisterCorrelateCommand(CLI::App& app);
+// `comm` (comm_command.cc).
+void RegisterCommCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 // `catalog runs` and `catalog rerun`, in the catalog command's group.
 void RegisterCatalogRunCommands(CLI::App& catalog_group);

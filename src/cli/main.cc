@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterKernelCommand(app);
   macroscope::cli::RegisterAnomaliesCommand(app);
   macroscope::cli::RegisterCorrelateCommand(app);
+  macroscope::cli::RegisterCommCommand(app);
   macroscope::cli::RegisterQueryCommand(app);
   // Under mpirun, before anything is printed: only rank 0 speaks.
   macroscope::mpi::Launched();

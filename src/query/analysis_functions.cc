@@ -1,12 +1,14 @@
 #include "query/analysis_functions.h"
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "analysis/aggregation_table.h"
 #include "analysis/anomalies.h"
+#include "analysis/communication.h"
 #include "analysis/correlation.h"
 #include "analysis/entity_selection.h"
 #include "analysis/kernel/memory_table.h"
@@ -66,6 +68,15 @@ constexpr std::array kFunctions{
                 "(default), 'end', 'duration', 'value' or 'interarrival'; unit 's', 'ms', 'us', 'ns', default the "
                 "coarsest exact one): one row per phase, its range, period, intervals, depth, size and nest; as "
                 "`loops --from TRACE … --emit csv`"},
+    FunctionDoc{"comm(level, start, end)",
+                "per sender and receiver (container paths; at that depth of the container tree, default the "
+                "messages' ends): messages and bytes of the links sent in [start, end] (times as ts), as `comm`"},
+    FunctionDoc{"comm_histogram(bins, start, end)",
+                "the histogram of the messages' sizes (numpy.histogram; 20 bins by default): bin_start, bin_end, "
+                "messages, as `comm --histogram`"},
+    FunctionDoc{"comm_over_time(bins, start, end)",
+                "messages and bytes per time bin of [start, end] (default the trace's span, 100 bins; start and "
+                "end relative to the trace's start), as `comm --over-time`"},
 };
 
 using analysis::Cancellation;
@@ -237,6 +248,30 @@ analysis::Table Loops(const EntitySource& source, const std::vector<analysis::Ce
   return loops::PhaseTable(loops::FindModel(series.values, loops::Options()), series.unit);
 }
 
+// One of the communication tables of the links sent in [start, end]
+// (times as ts), `level` or `bins` its first argument.
+analysis::Table Communication(const EntitySource& source, const Cancellation* cancel,
+                              const std::vector<analysis::Cell>& a, analysis::CommunicationTable table) {
+  const Clock clock(source.trace().time_base());
+  analysis::CommunicationRequest request;
+  if (table == analysis::CommunicationTable::kMatrix) request.level = OptionalInteger(a[0], "level");
+  else request.bins = OptionalInteger(a[0], "bins");
+  request.start = OptionalTime(clock, a[1], "start");
+  request.end = OptionalTime(clock, a[2], "end");
+  analysis::CommunicationAccumulator messages;
+  const Trace& trace = source.trace();
+  // The link stores' chunks that may hold a message sent in the window.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (uint32_t k = 0; k < trace.stores().size(); ++k) {
+    if (trace.stores()[k].kind != TypeKind::kLink) continue;
+    source.ForEachChunk(k, request.start.value_or(-kInf), request.end.value_or(kInf), [&](const EntityChunk& chunk) {
+      analysis::ThrowIfCancelled(cancel);
+      messages.Add(trace, chunk);
+    });
+  }
+  return messages.Finish(trace, request, table);
+}
+
 // Its columns: the names of the table the analysis makes of nothing.
 std::vector<std::string> ColumnsOf(const analysis::Table& empty) {
   std::vector<std::string> columns;
@@ -284,6 +319,13 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s, c](const Args& a) { return Aggregation(*s, c(), a); });
   add("plist", analysis::PListTable(false), {"slices", "mode", "start", "end"},
       [s, c](const Args& a) { return PList(*s, c(), a); });
+  for (const auto& [name, table] : {std::pair{"comm", analysis::CommunicationTable::kMatrix},
+                                    std::pair{"comm_histogram", analysis::CommunicationTable::kHistogram},
+                                    std::pair{"comm_over_time", analysis::CommunicationTable::kOverTime}}) {
+    add(name, analysis::CommunicationColumns(table),
+        {table == analysis::CommunicationTable::kMatrix ? "level" : "bins", "start", "end"},
+        [s, c, table](const Args& a) { return Communication(*s, c(), a, table); });
+  }
   add("loops", loops::PhaseTable({}, ""), {"container", "type", "series", "unit"},
       [s](const Args& a) { return Loops(*s, a); });
 }

@@ -132,3 +132,41 @@ def test_bounds_in_ticks_are_exact_far_from_the_clock_zero():
         for bound in (int(edge) - 1, int(edge), int(edge) + 1):
             sql = 'SELECT id FROM states WHERE "end" >= %d AND ts <= %d ORDER BY id' % (bound, bound)
             assert list(t.states(start=bound, end=bound)["id"]) == list(t.query(sql)["id"]), bound
+
+
+def otf2_print_lengths(path):
+    """The Length of every MPI_SEND / MPI_ISEND record, as otf2-print prints it."""
+    import re
+    import shutil
+    import subprocess
+    if shutil.which("otf2-print") is None:
+        pytest.skip("no otf2-print (Debian's otf2-tools)")
+    out = subprocess.run(["otf2-print", path], capture_output=True, text=True, check=True).stdout
+    return [int(re.search(r"Length: (\d+)", line).group(1)) for line in out.splitlines()
+            if line.split()[:1] in (["MPI_SEND"], ["MPI_ISEND"])]
+
+
+@pytest.mark.parametrize("name", ["ping-pong-otf2", "ping-pong-otf2-papi"])
+def test_comm_histogram_is_numpys(name):
+    path = shared_file("otf2", name, "traces.otf2")
+    t = macroscope.open(path)
+    sizes = otf2_print_lengths(path)
+    assert len(sizes) > 0
+    for bins in (None, 10, 7, 1):
+        counts, edges = numpy.histogram(sizes, bins=20 if bins is None else bins)  # pipit's default: 20
+        frame = t.comm_histogram(bins)
+        assert frame["bin_start"].tolist() == edges[:-1].tolist()
+        assert frame["bin_end"].tolist() == edges[1:].tolist()
+        assert frame["messages"].tolist() == counts.tolist()
+
+
+def test_comm_tables_are_the_commands():
+    path = shared_file("otf2", "ping-pong-otf2", "traces.otf2")
+    t = macroscope.open(path)
+    expect_same_as_csv(t.comm(), command_csv("comm", path))
+    expect_same_as_csv(t.comm(3), command_csv("comm", "--level", "3", path))
+    expect_same_as_csv(t.comm_histogram(), command_csv("comm", "--histogram", path))
+    expect_same_as_csv(t.comm_over_time(12), command_csv("comm", "--over-time", "--bins", "12", path))
+    assert t.comm()["messages"].sum() == len(otf2_print_lengths(path))
+    with pytest.raises(macroscope.Error, match="level 9: beyond the container tree"):
+        t.comm(9)

@@ -249,6 +249,11 @@ TEST(QueryCliTest, AnalysesAreTheirCommands) {
     ExpectSameAsCommand(trace, "SELECT * FROM correlation('Event', 'State')", "correlate --a Event --b State");
     ExpectSameAsCommand(trace, "SELECT * FROM correlation('Event', 'State=value 1', 5)",
                         "correlate --a Event --b 'State=value 1' --bins irregular --delta 5");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm()", "comm");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm(1, 100, 250.5)", "comm --level 1 --window 100,250.5");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm_histogram(6)", "comm --histogram --bins 6");
+    ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time(7, 100, 250.5)",
+                        "comm --over-time --bins 7 --window 100,250.5");
   }
   // Two calls with other arguments in one statement each give their own rows.
   const std::string trace = std::string(MACROSCOPE_SOURCE_DIR) + "/tests/store/data/gen.trace";
@@ -293,6 +298,18 @@ TEST(QueryCliTest, KernelAnalysesAreTheirCommands) {
   ExpectSameAsCommand(trace, "SELECT * FROM kernel_processes()", "kernel processes");
   ExpectSameAsCommand(trace, "SELECT * FROM kernel_processes(1834)", "kernel processes --subtree 1834");
   ExpectSameAsCommand(trace, "SELECT * FROM kernel_cpus()", "kernel processes --cpus");
+}
+
+// The communication tables, on an OTF2 trace Score-P wrote (messages with
+// sizes, a four-level container tree).
+TEST(QueryCliTest, CommunicationIsItsCommand) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string trace = SharedTestData() + "/otf2/ping-pong-otf2/traces.otf2";
+  ExpectSameAsCommand(trace, "SELECT * FROM comm()", "comm");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm(3)", "comm --level 3");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm_histogram()", "comm --histogram");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time()", "comm --over-time");
+  ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time(9)", "comm --over-time --bins 9");
 }
 
 // The aggregation's parts and p list: the rows `aggregate` prints as CSV

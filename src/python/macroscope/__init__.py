@@ -117,6 +117,18 @@ class Trace:
     def correlation(self, a, b, delta=None):
         return self.query(_call("correlation", a, b, delta))
 
+    def comm(self, level=None, start=None, end=None):
+        """Messages and bytes per sender and receiver (at a level of the container tree)."""
+        return self.query(_call("comm", level, start, end))
+
+    def comm_histogram(self, bins=None, start=None, end=None):
+        """The histogram of the messages' sizes, as numpy.histogram bins them."""
+        return self.query(_call("comm_histogram", bins, start, end))
+
+    def comm_over_time(self, bins=None, start=None, end=None):
+        """Messages and bytes per time bin."""
+        return self.query(_call("comm_over_time", bins, start, end))
+
     def aggregation(self, p=None, slices=None, mode=None, start=None, end=None):
         """The overview's parts at p (default: the quality curves' knee)."""
         return self.query(_call("aggregation", p, slices, mode, start, end))
