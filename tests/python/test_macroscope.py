@@ -132,3 +132,17 @@ def test_bounds_in_ticks_are_exact_far_from_the_clock_zero():
         for bound in (int(edge) - 1, int(edge), int(edge) + 1):
             sql = 'SELECT id FROM states WHERE "end" >= %d AND ts <= %d ORDER BY id' % (bound, bound)
             assert list(t.states(start=bound, end=bound)["id"]) == list(t.query(sql)["id"]), bound
+
+
+def test_kernel_latency_is_the_commands_table():
+    path = shared_file("ctf", "bug446190")
+    t = macroscope.open(path)
+    for kind in ("syscall", "irq", "sched"):
+        expect_same_as_csv(t.kernel_latency(kind), command_csv("kernel", "latency", "--kind", kind, path))
+    expect_same_as_csv(t.kernel_latency_histogram("irq", 8, "TIMER"),
+                       command_csv("kernel", "latency", "--kind", "irq", "--histogram", "--bins", "8", "--name", "TIMER",
+                                   path))
+    expect_same_as_csv(t.kernel_latency_histogram("sched", name=184),
+                       command_csv("kernel", "latency", "--kind", "sched", "--histogram", "--name", "184", path))
+    with pytest.raises(macroscope.Error, match="kind: syscall, irq or sched"):
+        t.kernel_latency("disk")
