@@ -9,7 +9,6 @@
 
 namespace macroscope::analysis::kernel {
 
-
 int64_t CpuRow::running_ns() const {
   int64_t sum = 0;
   for (const CpuThreadTime& t : threads) sum += t.running_ns;

@@ -20,20 +20,21 @@ constexpr uint8_t kUnclassed = 0, kOther = 1, kWakeup = 2, kWaking = 3;
 
 int64_t WholeTicks(double d) { return static_cast<int64_t>(std::llround(d)); }
 
-// Each wakeup of `wakeups` (time, tid) paired with the first switch in of
-// its tid at or after it (`switch_ins` (time, tid)); of several wakeups
-// before one switch in, the latest: a sample is switch in - latest wakeup
-// since the thread's previous switch in. Both sorted by (tid, time).
+// The scheduling latencies per tid: each switch in of a thread minus the
+// latest of its wakeups since its previous switch in (a wakeup at the same
+// tick as a switch in counts for it); a switch in without such a wakeup
+// gives none. Both lists are (tid, ticks), sorted.
 void PairWakeups(const std::vector<std::pair<int64_t, int64_t>>& wakeups,
                  const std::vector<std::pair<int64_t, int64_t>>& switch_ins,
                  std::map<int64_t, std::vector<int64_t>>& samples) {
   size_t w = 0;
   for (size_t s = 0; s < switch_ins.size(); ++s) {
     const auto [tid, at] = switch_ins[s];
-    // The previous switch in of the same tid bounds the wakeups that count.
+    // Skip the wakeups of smaller tids, and this tid's at or before its
+    // previous switch in (they were that one's).
     const bool first = s == 0 || switch_ins[s - 1].first != tid;
-    const int64_t after = first ? INT64_MIN : switch_ins[s - 1].second;
-    while (w < wakeups.size() && wakeups[w] < std::pair{tid, after + (first ? 0 : 1)}) ++w;
+    const int64_t from = first ? INT64_MIN : switch_ins[s - 1].second + 1;
+    while (w < wakeups.size() && wakeups[w] < std::pair{tid, from}) ++w;
     std::optional<int64_t> latest;
     while (w < wakeups.size() && wakeups[w].first == tid && wakeups[w].second <= at) latest = wakeups[w++].second;
     if (latest) samples[tid].push_back(at - *latest);
@@ -228,9 +229,7 @@ Table LatencyTally::ToTable(const Trace& trace, LatencyKind kind) const {
     table.Put(st.mean);
     table.Put(st.max);
     table.Put(st.stddev);
-    table.Put(st.p50);
-    table.Put(st.p90);
-    table.Put(st.p99);
+    for (int64_t percentile : {st.p50, st.p90, st.p99}) table.Put(percentile);
   }
   return table;
 }
