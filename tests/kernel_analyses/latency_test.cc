@@ -3,7 +3,8 @@
 // LTTng kernel trace bug446190 (skipped without it) every row of every
 // kind against the latencies the test computes from babeltrace2's text
 // (tests/kernel/latency_reference.h), and the histogram against its
-// definition; bad input refused with one line and exit 1.
+// definition, and its store's rows are the trace's; bad input refused
+// with one line and exit 1.
 #include "analysis/kernel/latency.h"
 
 #include <nlohmann/json.hpp>
@@ -104,6 +105,22 @@ TEST(KernelLatencyLttng, HistogramOfAllAndOfOneName) {
   ASSERT_FALSE(ioctl.empty());
   ExpectHistogram(Latency(dir, "--kind syscall --histogram"), all, 20);
   ExpectHistogram(Latency(dir, "--kind syscall --histogram --bins 7 --name ioctl"), ioctl, 7);
+}
+
+// A store keeps a state's start and end fields as one list: its rows are
+// the trace's (the exit told apart by its fields all the same).
+TEST(KernelLatencyLttng, AStoreGivesTheTracesRows) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string dir = ctf::testing::SharedTrace("ctf/bug446190");
+  TempDir tmp;
+  const std::string store = tmp.path() + "/bug446190.mstore";
+  CommandResult imported = Macroscope("import " + Quote(dir) + " -o " + Quote(store));
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  for (const char* kind : {"syscall", "irq", "sched"}) {
+    const nlohmann::json rows = Latency(dir, std::string("--kind ") + kind);
+    EXPECT_GT(rows.size(), 5u) << kind;
+    EXPECT_EQ(Latency(store, std::string("--kind ") + kind), rows) << kind;
+  }
 }
 
 TEST(KernelLatencyBadInput, UnknownKindNonKernelTraceBadBinsAndName) {

@@ -56,17 +56,12 @@ std::optional<int64_t> WokenTid(const Trace& trace, const EntityChunk& chunk, si
   return tid ? tid : IntegerField(trace, chunk, i, "pid", true);
 }
 
-bool EndedBy(const Trace& trace, const EntityChunk& chunk, size_t i, std::string_view name) {
-  // The entity's end list, read through the column's raw state (the model
-  // hands both lists together through ForEachField).
-  if (!chunk.HasFields()) return false;
-  const ExtraColumn& x = *chunk.extras;
-  const size_t entity = chunk.first + i;
-  if (entity >= x.at_end().size()) return false;
-  const uint32_t list = x.at_end()[entity];
-  for (uint32_t k = x.list_begin()[list]; k < x.list_begin()[list + 1]; ++k)
-    if (trace.Str(x.fields()[k].name) == name) return true;
-  return false;
+bool EndedByExit(const Trace& trace, const EntityChunk& chunk, size_t i, KernelState kind) {
+  const std::string_view name = kind == KernelState::kSoftIrq ? "vec" : "ret";
+  const int needed = kind == KernelState::kSoftIrq ? 2 : 1;
+  int seen = 0;
+  chunk.ForEachField(i, [&](const ExtraField& f) { seen += trace.Str(f.name) == name; });
+  return seen >= needed;
 }
 
 }  // namespace macroscope::analysis::kernel

@@ -57,11 +57,13 @@ std::optional<int64_t> NextTid(const Trace& trace, const EntityChunk& chunk, siz
 // context field of the same name.
 std::optional<int64_t> WokenTid(const Trace& trace, const EntityChunk& chunk, size_t i);
 
-// Whether state i ended at its exit event, which the mapping gives the
-// state as its end fields: a field `name` among them (`ret` of a syscall or
-// IRQ handler exit, `vec` of a softirq exit). A state ended otherwise — at
-// the trace's end, at its thread's end, by sched_process_exit (exit_group
-// never returns) — has no such field.
-bool EndedBy(const Trace& trace, const EntityChunk& chunk, size_t i, std::string_view name);
+// Whether kernel state i (of kind `kind`) ended at its exit event, whose
+// fields the mapping gives the state as its end fields: the exit's `ret`
+// (a syscall's or hard IRQ handler's; their entries have none) or a second
+// `vec` (a softirq's entry and exit have one each). Counted over all the
+// state's fields, as a store keeps them (one list). A state ended
+// otherwise — at the trace's end, at its thread's end, by
+// sched_process_exit (exit_group never returns) — has no such field.
+bool EndedByExit(const Trace& trace, const EntityChunk& chunk, size_t i, KernelState kind);
 
 }  // namespace macroscope::analysis::kernel

@@ -122,8 +122,7 @@ void LatencyTally::Add(const Trace& trace, const EntityChunk& chunk) {
     if (!state) continue;
     // Only a state its exit ended: not one cut by the trace's end, its
     // thread's end or exit_group.
-    const std::string_view exit_field = state->kind == KernelState::kSoftIrq ? "vec" : "ret";
-    if (!EndedBy(trace, chunk, i, exit_field)) continue;
+    if (!EndedByExit(trace, chunk, i, state->kind)) continue;
     std::optional<int64_t> number;
     if (state->kind == KernelState::kHardIrq) number = IntegerField(trace, chunk, i, "irq");
     if (state->kind == KernelState::kSoftIrq) number = IntegerField(trace, chunk, i, "vec");
