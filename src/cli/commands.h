@@ -27,6 +27,7 @@ void RegisterKernelCommand(CLI::App& app);
 void RegisterKernelProcesses(CLI::App& kernel_group);
 void RegisterKernelSubsystems(CLI::App& kernel_group);
 void RegisterKernelMemory(CLI::App& kernel_group);
+void RegisterKernelLatency(CLI::App& kernel_group);
 // `anomalies` and `correlate` (anomalies_command.cc, correlate_command.cc).
 void RegisterAnomaliesCommand(CLI::App& app);
 void RegisterCorrelateCommand(CLI::App& app);

@@ -11,6 +11,7 @@
 #include "analysis/communication.h"
 #include "analysis/correlation.h"
 #include "analysis/entity_selection.h"
+#include "analysis/kernel/latency.h"
 #include "analysis/kernel/memory_table.h"
 #include "analysis/kernel/processes_report.h"
 #include "analysis/kernel/subsystems.h"
@@ -50,6 +51,13 @@ constexpr std::array kFunctions{
     FunctionDoc{"kernel_subsystems()", "events and time per kernel subsystem and per owner, as `kernel subsystems` "
                                        "(of the trace's entities)"},
     FunctionDoc{"kernel_memory()", "libc memory per process (LTTng-UST's libc wrapper), as `kernel memory`"},
+    FunctionDoc{"kernel_latency(kind)",
+                "per syscall, IRQ/softirq or thread (kind 'syscall', 'irq' or 'sched'): count, min, mean, max, "
+                "stddev and nearest-rank p50, p90, p99 of the durations or wakeup-to-run latencies in ns, as "
+                "`kernel latency --kind K`"},
+    FunctionDoc{"kernel_latency_histogram(kind, bins, name)",
+                "their distribution over bins (default 20) equal integer bins, all rows or those of one name or "
+                "id: bin_start, bin_end, count (ns), as `kernel latency --kind K --histogram`"},
     FunctionDoc{"anomalies(selection, metric)",
                 "entities outside mean ± 3σ/√n: selection TYPE or TYPE=VALUE, metric 'duration' (default) or "
                 "'interarrival', as `anomalies`"},
@@ -97,6 +105,12 @@ std::optional<int64_t> OptionalInteger(const analysis::Cell& cell, const char* w
   if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
   if (const auto* i = std::get_if<int64_t>(&cell)) return *i;
   throw UserError(std::string(what) + ": an integer");
+}
+
+std::optional<std::string> OptionalText(const analysis::Cell& cell, const char* what) {
+  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
+  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+  throw UserError(std::string(what) + ": a text");
 }
 
 std::string Text(const analysis::Cell& cell, const char* what) {
@@ -164,6 +178,25 @@ analysis::Table Memory(const EntitySource& source, const Cancellation* cancel) {
   const Trace& trace = source.trace();
   ForEveryChunk(source, cancel, [&](const EntityChunk& c) { memory.Add(trace, c); });
   return memory.ToTable(trace.time_base());
+}
+
+analysis::Table Latency(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a,
+                        bool histogram) {
+  const analysis::kernel::LatencyKind kind =
+      analysis::kernel::ParseLatencyKind(OptionalText(a[0], "kind").value_or(""), "kind");
+  const int64_t bins = histogram ? OptionalInteger(a[1], "bins").value_or(20) : 0;
+  if (histogram) analysis::kernel::CheckLatencyBins(bins, "bins");
+  analysis::kernel::LatencyTally tally;
+  const Trace& trace = source.trace();
+  ForEveryChunk(source, cancel, [&](const EntityChunk& c) { tally.Add(trace, c); });
+  if (!histogram) return tally.ToTable(trace, kind);
+  // A name, or a thread's or IRQ's id as a number.
+  std::optional<std::string> name;
+  if (const auto* i = std::get_if<int64_t>(&a[2]))
+    name = std::to_string(*i);
+  else
+    name = OptionalText(a[2], "name");
+  return tally.HistogramTable(trace, kind, bins, name);
 }
 
 analysis::Table Anomalies(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
@@ -311,6 +344,10 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s, c](const Args&) { return Subsystems(*s, c()); });
   add("kernel_memory", analysis::kernel::MemoryTable().ToTable(trace.time_base()), {},
       [s, c](const Args&) { return Memory(*s, c()); });
+  add("kernel_latency", analysis::kernel::LatencyColumns(), {"kind"},
+      [s, c](const Args& a) { return Latency(*s, c(), a, false); });
+  add("kernel_latency_histogram", analysis::kernel::LatencyHistogramColumns(), {"kind", "bins", "name"},
+      [s, c](const Args& a) { return Latency(*s, c(), a, true); });
   add("anomalies", analysis::AnomaliesTable({}), {"selection", "metric"},
       [s, c](const Args& a) { return Anomalies(*s, c(), a); });
   add("correlation", analysis::CorrelationTable(analysis::Binning::kRegular, {}), {"a", "b", "delta"},

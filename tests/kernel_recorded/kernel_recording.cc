@@ -43,7 +43,7 @@ std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode) {
     return r;
   }
   CommandResult text;
-  if (mode == "perf") {
+  if (mode.rfind("perf", 0) == 0) {
     r->trace = out + "/perf-ctf";
     text = RunCommand("perf script --ns -i " + Quote(out + "/perf.data"));
   } else {

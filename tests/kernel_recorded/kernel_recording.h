@@ -29,7 +29,8 @@ struct KernelRecording {
   std::vector<WorkloadTask> tasks;
 };
 
-// Records with "perf" or "trace-cmd" (record_kernel_trace.sh's modes).
+// Records with "perf", "trace-cmd", "perf-latency" or "trace-cmd-latency"
+// (record_kernel_trace.sh's modes).
 std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode);
 
 // After a failed test: copies the recording to a folder of its own under
@@ -59,6 +60,8 @@ class RecordingTest : public Base {
 };
 inline constexpr char kPerfMode[] = "perf";
 inline constexpr char kTraceCmdMode[] = "trace-cmd";
+inline constexpr char kPerfLatencyMode[] = "perf-latency";
+inline constexpr char kTraceCmdLatencyMode[] = "trace-cmd-latency";
 
 // The rows of a CSV text with a header line, as column -> value (quoted
 // fields as RFC 4180 writes them).

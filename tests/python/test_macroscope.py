@@ -170,3 +170,17 @@ def test_comm_tables_are_the_commands():
     assert t.comm()["messages"].sum() == len(otf2_print_lengths(path))
     with pytest.raises(macroscope.Error, match="level 9: beyond the container tree"):
         t.comm(9)
+
+
+def test_kernel_latency_is_the_commands_table():
+    path = shared_file("ctf", "bug446190")
+    t = macroscope.open(path)
+    for kind in ("syscall", "irq", "sched"):
+        expect_same_as_csv(t.kernel_latency(kind), command_csv("kernel", "latency", "--kind", kind, path))
+    expect_same_as_csv(t.kernel_latency_histogram("irq", 8, "TIMER"),
+                       command_csv("kernel", "latency", "--kind", "irq", "--histogram", "--bins", "8", "--name", "TIMER",
+                                   path))
+    expect_same_as_csv(t.kernel_latency_histogram("sched", name=184),
+                       command_csv("kernel", "latency", "--kind", "sched", "--histogram", "--name", "184", path))
+    with pytest.raises(macroscope.Error, match="kind: syscall, irq or sched"):
+        t.kernel_latency("disk")

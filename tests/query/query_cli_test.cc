@@ -312,6 +312,21 @@ TEST(QueryCliTest, CommunicationIsItsCommand) {
   ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time(9)", "comm --over-time --bins 9");
 }
 
+// The latencies of each kind and a histogram, on LTTng's kernel trace: the
+// command's CSV; a bad kind is the analysis's message.
+TEST(QueryCliTest, KernelLatencyIsItsCommand) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string trace = SharedTestData() + "/ctf/bug446190";
+  for (const std::string kind : {"syscall", "irq", "sched"})
+    ExpectSameAsCommand(trace, "SELECT * FROM kernel_latency('" + kind + "')", "kernel latency --kind " + kind);
+  ExpectSameAsCommand(trace, "SELECT * FROM kernel_latency_histogram('irq', 8, 'TIMER')",
+                      "kernel latency --kind irq --histogram --bins 8 --name TIMER");
+  ExpectSameAsCommand(trace, "SELECT * FROM kernel_latency_histogram('sched')", "kernel latency --kind sched --histogram");
+  CommandResult r = Macroscope("query " + Quote(trace) + " \"SELECT * FROM kernel_latency('disk')\"");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("kind: syscall, irq or sched, not 'disk'"), std::string::npos) << r.err;
+}
+
 // The aggregation's parts and p list: the rows `aggregate` prints as CSV
 // for the same parameters (its model cache a folder of the test's own);
 // times as the tables give them, on a trace of decimal seconds, its store,

@@ -1,40 +1,13 @@
 #include "analysis/kernel/cpu_table.h"
 
 #include <algorithm>
-#include <charconv>
 #include <optional>
 #include <string_view>
 
 #include "analysis/entity_selection.h"
+#include "analysis/kernel/kernel_entities.h"
 
 namespace macroscope::analysis::kernel {
-
-namespace {
-
-constexpr std::string_view kCpuType = "ctf.cpu";  // the CTF reader's CPU containers (alias)
-
-bool IsCpu(const Trace& trace, ContainerId id) {
-  const Container& c = trace.container(id);
-  return c.type != kNone && trace.Str(trace.type(c.type).alias) == kCpuType;
-}
-
-// The tid a sched_switch switched in: LTTng's next_tid, perf's and
-// ftrace's next_pid (a tid too).
-std::optional<int64_t> NextTid(const Trace& trace, const EntityChunk& chunk, size_t i) {
-  std::optional<int64_t> next_tid, next_pid;  // the first of each that reads as a number
-  chunk.ForEachField(i, [&](const ExtraField& f) {
-    const std::string_view name = trace.Str(f.name);
-    std::optional<int64_t>* into = name == "next_tid" ? &next_tid : name == "next_pid" ? &next_pid : nullptr;
-    if (into == nullptr || *into) return;
-    const std::string_view text = trace.Str(f.value);
-    int64_t tid = 0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), tid);
-    if (error == std::errc() && end == text.data() + text.size()) *into = tid;
-  });
-  return next_tid ? next_tid : next_pid;
-}
-
-}  // namespace
 
 int64_t CpuRow::running_ns() const {
   int64_t sum = 0;
@@ -43,7 +16,7 @@ int64_t CpuRow::running_ns() const {
 }
 
 void CpuTable::Add(const Trace& trace, const EntityChunk& chunk) {
-  if (chunk.kind != TypeKind::kState || chunk.empty() || trace.Str(chunk.type_name) != "CPU") return;
+  if (chunk.kind != TypeKind::kState || chunk.empty() || trace.Str(chunk.type_name) != kCpuStateType) return;
   Sums& s = sums_[chunk.container];
   for (size_t i = 0; i < chunk.size(); ++i) {
     if (!s.seen || chunk.start[i] < s.first) s.first = chunk.start[i];
@@ -61,7 +34,7 @@ std::vector<CpuRow> CpuTable::Rows(const Trace& trace) const {
   const int64_t start = Nanoseconds(base, trace.start_time()), end = Nanoseconds(base, trace.end_time());
   std::vector<CpuRow> rows;
   for (ContainerId id = 0; id < trace.containers().size(); ++id) {
-    if (!IsCpu(trace, id)) continue;
+    if (!ContainerIs(trace, id, kCpuAlias)) continue;
     CpuRow& row = rows.emplace_back();
     row.cpu = std::string(trace.Str(trace.container(id).name));
     row.span_ns = end - start;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "analysis/entity_selection.h"
+#include "analysis/kernel/kernel_entities.h"
 
 namespace macroscope::analysis::kernel {
 
@@ -54,11 +55,11 @@ double* ProcessTable::TimeOf(Sums& s, std::string_view value) {
 void ProcessTable::Add(const Trace& trace, const EntityChunk& chunk) {
   if (chunk.kind != TypeKind::kState || chunk.empty()) return;
   const std::string_view type = trace.Str(chunk.type_name);
-  if (type == "Syscall") {
+  if (type == kSyscallType) {
     sums_[chunk.container].syscalls += static_cast<int64_t>(chunk.size());
     return;
   }
-  if (type != "Thread") return;
+  if (type != kThreadStateType) return;
   Sums& s = sums_[chunk.container];
   for (size_t i = 0; i < chunk.size(); ++i)
     if (double* time = TimeOf(s, trace.Str(chunk.Value(i)))) *time += chunk.Duration(i);
@@ -69,7 +70,7 @@ ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> s
   std::set<std::string, std::less<>> counters;
   for (ContainerId id = 0; id < trace.containers().size(); ++id) {
     const Container& c = trace.container(id);
-    if (c.type == kNone || trace.Str(trace.type(c.type).alias) != "ctf.thread") continue;
+    if (!ContainerIs(trace, id, kThreadAlias)) continue;
     auto tid = IntegerField(trace, c, "tid");
     if (!tid) continue;  // a userspace thread (vtid)
     ThreadRow& row = out.rows.emplace_back();

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "analysis/entity_selection.h"
+#include "analysis/kernel/kernel_entities.h"
 
 namespace macroscope::analysis::kernel {
 
@@ -40,7 +41,7 @@ bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0
 ContainerId OwnerOf(const Trace& trace, ContainerId c) {
   for (ContainerId x = c; x != kNone && x != kRootContainer; x = trace.container(x).parent) {
     const Type& type = trace.type(trace.container(x).type);
-    if (trace.Str(type.alias) == "ctf.process" || trace.Str(type.name) == "Process") return x;
+    if (trace.Str(type.alias) == kProcessAlias || trace.Str(type.name) == "Process") return x;
   }
   return c;
 }
@@ -54,8 +55,7 @@ std::string_view SubsystemName(Subsystem s) {
 }
 
 Subsystem SubsystemOfEvent(std::string_view event_name) {
-  const size_t colon = event_name.rfind(':');
-  const std::string_view base = colon == std::string_view::npos ? event_name : event_name.substr(colon + 1);
+  const std::string_view base = EventBaseName(event_name);
   for (const Prefixes& row : PrefixTable())
     for (std::string_view prefix : row.prefixes)
       if (StartsWith(base, prefix)) return row.subsystem;
@@ -63,9 +63,9 @@ Subsystem SubsystemOfEvent(std::string_view event_name) {
 }
 
 std::optional<Subsystem> SubsystemOfState(std::string_view value) {
-  if (StartsWith(value, "irq:") || StartsWith(value, "softirq:")) return Subsystem::kProcessor;
-  if (StartsWith(value, "syscall:")) return Subsystem::kSyscall;
-  return std::nullopt;
+  const std::optional<KernelStateValue> state = KernelStateOf(value);
+  if (!state) return std::nullopt;
+  return state->kind == KernelState::kSyscall ? Subsystem::kSyscall : Subsystem::kProcessor;
 }
 
 uint8_t SubsystemTally::ClassOf(std::vector<uint8_t>& cache, StringId id, const Trace& trace, bool state) {

@@ -111,6 +111,16 @@ class Trace:
     def kernel_memory(self):
         return self.query(_call("kernel_memory"))
 
+    def kernel_latency(self, kind):
+        """Per syscall, IRQ/softirq or thread (kind 'syscall', 'irq', 'sched'):
+        count, min, mean, max, stddev, p50, p90, p99 of the durations (ns)."""
+        return self.query(_call("kernel_latency", kind))
+
+    def kernel_latency_histogram(self, kind, bins=None, name=None):
+        """Their distribution: bin_start, bin_end, count (ns) over `bins`
+        equal bins, of every row of the kind or of one name or id."""
+        return self.query(_call("kernel_latency_histogram", kind, bins, name))
+
     def anomalies(self, selection, metric=None):
         return self.query(_call("anomalies", selection, metric))
 
