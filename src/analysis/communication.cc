@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "analysis/entity_selection.h"
+#include "analysis/container_scope.h"
 #include "util/error.h"
 
 namespace macroscope::analysis {

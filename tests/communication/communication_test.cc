@@ -392,7 +392,7 @@ TEST(Formats, BadOptionsExitOneWithAMessage) {
            {"--histogram --over-time", "--histogram and --over-time: one at a time"},
            {"--window 5", "--window '5': expected START,END"},
            {"--window 9,2", "empty time window"},
-           {"--containers nope", "--containers: no container named 'nope'"},
+           {"--containers nope", "--containers: unknown container 'nope'"},
        }) {
     CommandResult r = Macroscope("comm " + c.args + " " + Quote(trace));
     EXPECT_EQ(r.exit_code, 1) << c.args << "\n" << r.out << r.err;
