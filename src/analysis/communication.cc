@@ -7,6 +7,7 @@
 #include <map>
 #include <utility>
 
+#include "analysis/container_scope.h"
 #include "analysis/entity_selection.h"
 #include "util/error.h"
 

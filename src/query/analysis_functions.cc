@@ -125,12 +125,6 @@ std::optional<double> OptionalNumber(const analysis::Cell& cell, const char* wha
   throw UserError(std::string(what) + ": a number");
 }
 
-std::optional<std::string> OptionalText(const analysis::Cell& cell, const char* what) {
-  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;
-  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
-  throw UserError(std::string(what) + ": a text");
-}
-
 // A time as the tables give it (ts), as a model time.
 std::optional<double> OptionalTime(const Clock& clock, const analysis::Cell& cell, const char* what) {
   if (const auto* i = std::get_if<int64_t>(&cell)) return clock.ModelTime(*i);
