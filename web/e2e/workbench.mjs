@@ -380,6 +380,81 @@ try {
   check('a filter the server refuses says why', (await page.locator('[data-testid=order-error]').innerText()).includes('no such column: nope'));
   console.log(`(query and filter checks: ${((Date.now() - queryStarted) / 1000).toFixed(1)} s)`);
 
+  // The flame graph of the calling context tree, and the flat profile (call_tree() and profile_total() of the view).
+  const analysisStarted = Date.now();
+  await page.goto(withQuery(`p=${h.p}&panel=profile`));
+  h = await settled(page, 'window.__macroscope.analysis.flame.length > 0 && window.__macroscope.analysis.profileRows > 0');
+  const [lo, hi] = h.analysis.window;
+  const sqlOf = async (statement) => api(base, `traces/0/query?limit=100000&sql=${encodeURIComponent(statement)}`);
+  const tree = await sqlOf(`SELECT * FROM call_tree(${lo}, ${hi}, NULL)`);
+  const roots = tree.rows.filter((r) => r[1] === null);
+  const rootSum = roots.reduce((a, r) => a + r[6], 0);
+  // Independently: the outermost states' time in the window, per value (a root of the tree is a function called at depth 0).
+  const outermost = await sqlOf(`SELECT value, sum(min("end", ${hi}) - max(ts, ${lo})) FROM states WHERE depth = 0 AND ts < ${hi} AND "end" > ${lo} GROUP BY value`);
+  const flameBox = await page.locator('[data-testid=flame]').boundingBox();
+  const drawnRoots = h.analysis.flame.filter((f) => f.row === 0);
+  check('the flame graph\'s roots are the tree\'s, as wide as their share of its inclusive time',
+    drawnRoots.length === roots.length && roots.every((r) => {
+      const f = drawnRoots.find((d) => d.fn === r[3]);
+      return f && Math.abs(f.w - (flameBox.width * r[6]) / rootSum) < 1;
+    }), `${JSON.stringify(drawnRoots.map((f) => [f.fn, f.w]))} vs ${JSON.stringify(roots.map((r) => [r[3], r[6]]))} of ${flameBox.width}`);
+  const seconds = Object.fromEntries(outermost.rows.map(([v, t]) => [v, t]));
+  check('each root\'s inclusive time is the time of the outermost states of its function in the view (to the ns)',
+    roots.length > 0 && roots.every((r) => Math.abs(r[6] - seconds[r[3]] * 1e9) <= 1 + 1e-6 * r[6])
+      && Object.keys(seconds).length === roots.length,
+    `${JSON.stringify(roots.map((r) => [r[3], r[6]]))} vs ${JSON.stringify(seconds)}`);
+  const total = await sqlOf(`SELECT * FROM profile_total(${lo}, ${hi}, NULL)`);
+  const profileCells = () => page.locator('[data-testid=profile-table] tbody tr').evaluateAll((rows) => rows.map((r) => r.cells[0].textContent));
+  check('the flat profile lists profile_total()\'s rows', JSON.stringify(await profileCells()) === JSON.stringify(total.rows.map((r) => String(r[0]))),
+    `${await profileCells()} vs ${total.rows.map((r) => r[0])}`);
+  const fnCol = total.columns.indexOf('function'), callsCol = total.columns.indexOf('calls');
+  await page.click(`[data-testid=profile-table] th[data-col="${callsCol}"]`);
+  const byCalls = total.rows.map((r, i) => [r, i]).sort((x, y) => x[0][callsCol] - y[0][callsCol] || x[1] - y[1]).map(([r]) => String(r[fnCol]));
+  check('the flat profile sorts on a header', JSON.stringify(await profileCells()) === JSON.stringify(byCalls), `${await profileCells()} vs ${byCalls}`);
+  // A frame clicked: its subtree fills the width, and its function's states in the view are highlighted in the diagram.
+  const widest = drawnRoots.reduce((a, b) => (b.w > a.w ? b : a));
+  await page.mouse.move(flameBox.x + widest.x + widest.w / 2, flameBox.y + 9);
+  await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 });
+  const frameTip = await page.locator('[data-testid=tooltip]').innerText();
+  const widestRow = roots.find((r) => r[3] === widest.fn);
+  check('a frame\'s tooltip gives its calls, inclusive and exclusive time',
+    frameTip.includes(widest.fn) && frameTip.includes(`${widestRow[6]} ns`) && frameTip.includes(`${widestRow[7]} ns`) && /calls\s*\d/.test(frameTip), frameTip);
+  await page.mouse.click(flameBox.x + widest.x + widest.w / 2, flameBox.y + 9);
+  h = await settled(page, `window.__macroscope.highlighted !== null && window.__macroscope.analysis.flame.some((f) => f.id === ${widest.id} && f.w > ${widest.w + 1})`);
+  const occurrences = await sqlOf(`SELECT count(*) FROM states WHERE value = '${widest.fn.replaceAll("'", "''")}' AND ts <= ${hi} AND "end" >= ${lo}`);
+  const zoomed = h.analysis.flame.find((f) => f.id === widest.id);
+  check('clicking a frame zooms onto it', Math.abs(zoomed.x) < 0.5 && Math.abs(zoomed.w - flameBox.width) < 1, JSON.stringify(zoomed));
+  check('clicking a frame highlights its function\'s states in the diagram', h.highlighted.rows === occurrences.rows[0][0]
+    && h.gantt.marks.result > 0 && (await page.locator('[data-testid=gantt-info]').innerText()).includes(`highlighted: ${occurrences.rows[0][0]}`),
+  `${JSON.stringify(h.highlighted)} ${JSON.stringify(h.gantt.marks)} vs ${occurrences.rows[0][0]}`);
+  await shot(page, 'web-flamegraph.png');
+
+  // The communication matrix: comm()'s rows as cells; a cell clicked highlights its messages.
+  await page.goto(withQuery(`p=${h.p}&panel=comm`));
+  h = await settled(page, 'window.__macroscope.analysis.comm.cells.length > 0');
+  const comm = await sqlOf(`SELECT * FROM comm(NULL, ${h.analysis.window[0]}, ${h.analysis.window[1]})`);
+  const cellKey = (c) => JSON.stringify([c.sender, c.receiver, c.messages, c.bytes]);
+  check('the matrix\'s cells are comm()\'s rows',
+    JSON.stringify(h.analysis.comm.cells.map(cellKey).sort()) === JSON.stringify(comm.rows.map(([sender, receiver, messages, bytes]) => cellKey({ sender, receiver, messages, bytes })).sort()),
+    `${h.analysis.comm.cells.map(cellKey)} vs ${JSON.stringify(comm.rows)}`);
+  const commBox = await page.locator('[data-testid=comm]').boundingBox();
+  const busiest = h.analysis.comm.cells.reduce((a, b) => (b.messages > a.messages ? b : a));
+  await page.mouse.move(commBox.x + busiest.x, commBox.y + busiest.y);
+  await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 });
+  const cellTip = await page.locator('[data-testid=tooltip]').innerText();
+  check('hovering a cell gives its numbers', cellTip.includes(busiest.sender) && cellTip.includes(busiest.receiver)
+    && new RegExp(`messages\\s*${busiest.messages}\\b`).test(cellTip), cellTip);
+  await page.mouse.click(commBox.x + busiest.x, commBox.y + busiest.y);
+  h = await settled(page, 'window.__macroscope.highlighted !== null');
+  // Without a level the ends are the containers themselves.
+  const atPath = (path) => `(SELECT id FROM containers WHERE path = '${path}')`;
+  const between = await sqlOf(`SELECT count(*) FROM links WHERE src IN ${atPath(busiest.sender)} AND dst IN ${atPath(busiest.receiver)}`);
+  check('clicking a cell highlights the messages between its containers', h.highlighted.rows === busiest.messages
+    && between.rows[0][0] === busiest.messages && h.gantt.marks.result > 0, `${JSON.stringify(h.highlighted)} vs ${busiest.messages}, ${between.rows[0][0]}`);
+  await page.mouse.move(5, 5);
+  await shot(page, 'web-comm-matrix.png');
+  console.log(`(analysis panel checks: ${((Date.now() - analysisStarted) / 1000).toFixed(1)} s)`);
+
   // User fields reach the inspector (trace 1 carries some on its states).
   await page.goto(`${base}${base.includes('?') ? '&' : '?'}trace=1`);
   h = await settled(page, 'window.__macroscope.gantt.sample.length > 0');
@@ -479,6 +554,35 @@ try {
     check('the process tree shows the CPUs and the processes with their threads', h.gantt.rows >= cpus.length + 3,
       JSON.stringify(h.gantt));
     await shot(page, 'web-kernel-processes.png');
+
+    // The lines as Trace Compass orders them: the CPUs first, in the numeric order of their numbers, then the process tree.
+    await page.goto(withQuery('trace=2'));
+    h = await settled(page, 'window.__macroscope.trace === 2 && window.__macroscope.gantt.lineCount > 0');
+    const cpuNames = cpus.map((c) => c.name).sort((a, b) => Number(/\d+/.exec(a)[0]) - Number(/\d+/.exec(b)[0]));
+    const processFirst = info.containers.find((c) => typeAlias[c.type] === 'ctf.process' && !info.containers.some((p) => p.id === c.parent));
+    check('a kernel trace\'s first lines are its CPUs in numeric order, then a process',
+      cpuNames.length === 4 && JSON.stringify(h.gantt.lines.slice(0, cpuNames.length)) === JSON.stringify(cpuNames)
+        && h.gantt.lines[cpuNames.length] === processFirst?.name, JSON.stringify(h.gantt.lines.slice(0, 8)));
+
+    // Kernel latencies, one click from the lines: kernel_latency()'s rows, and a row's histogram.
+    await page.click('[data-testid=kernel-latency-shortcut]');
+    h = await settled(page, "window.__macroscope.analysis.panel === 'latency' && window.__macroscope.analysis.latency.rows.length > 0");
+    const latency = await api(base, `traces/2/query?sql=${encodeURIComponent("SELECT * FROM kernel_latency('syscall')")}`);
+    const latencyCells = await page.locator('[data-testid=latency-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    check('the latency table is kernel_latency()\'s rows', latency.rows.length > 0 && h.url.includes('panel=latency')
+      && JSON.stringify(latencyCells) === JSON.stringify(latency.rows.map((r) => r.map((c) => (c === null ? 'NULL' : String(c))))),
+    `${latencyCells.length} rows vs ${latency.rows.length}: ${JSON.stringify(latencyCells[0])} vs ${JSON.stringify(latency.rows[0])}`);
+    const countCol = latency.columns.indexOf('count');
+    await page.click(`[data-testid=latency-table] th[data-col="${countCol}"]`);
+    await page.click(`[data-testid=latency-table] th[data-col="${countCol}"]`);
+    await page.locator('[data-testid=latency-table] tbody tr').first().click();
+    h = await settled(page, 'window.__macroscope.analysis.latency.histogram.length > 0');
+    const mostCalled = latency.rows.reduce((a, b) => (b[countCol] > a[countCol] ? b : a));
+    const histogram = await api(base, `traces/2/query?sql=${encodeURIComponent(`SELECT * FROM kernel_latency_histogram('syscall', 30, '${mostCalled[1]}')`)}`);
+    check('a row clicked gives its histogram', h.analysis.latency.name === mostCalled[1]
+      && JSON.stringify(h.analysis.latency.histogram) === JSON.stringify(histogram.rows)
+      && histogram.rows.reduce((a, r) => a + r[2], 0) === mostCalled[countCol], `${h.analysis.latency.name}: ${JSON.stringify(h.analysis.latency.histogram)}`);
+    await shot(page, 'web-kernel-latency.png');
 
     // The query panel on a clock beyond 2^53: ticks shown exactly, a row's model time exact to the ns.
     const ksql = "SELECT id, container, ts, \"end\", value, type FROM states WHERE type = 'Syscall' ORDER BY dur DESC LIMIT 3";
