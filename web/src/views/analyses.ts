@@ -58,7 +58,7 @@ export class AnalysisPanel {
   /** For the test hook. */
   drawn = {
     panel: '' as Panel, window: ['', ''] as [string, string], container: null as string | null, error: '',
-    flame: [] as FlameGraph['drawn'], rootTotal: 0, profileRows: 0, profileOrder: [] as number[],
+    flame: [] as FlameGraph['drawn'], focus: null as number | null, rootTotal: 0, profileRows: 0, profileOrder: [] as number[],
     comm: { level: 0, metric: 'bytes', ends: [] as string[], cells: [] as { sender: string; receiver: string; messages: number; bytes: number | null; x: number; y: number }[] },
     latency: { kind: '', rows: [] as unknown[][], histogram: [] as unknown[][], name: '' },
   };
@@ -238,6 +238,7 @@ export class AnalysisPanel {
 
   hook(): AnalysisPanel['drawn'] {
     this.drawn.flame = this.flame.drawn;
+    this.drawn.focus = this.flame.focused;
     return this.drawn;
   }
 

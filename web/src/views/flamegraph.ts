@@ -19,7 +19,7 @@ export interface FlameEvents {
 }
 
 /** A length of ns, about four digits. */
-export function nsText(ns: number): string { return humanSeconds(ns * 1e-9, Math.max(ns * 1e-13, 1e-9)); }
+export function nsText(ns: number): string { return humanSeconds(ns * 1e-9, Math.max(ns * 1e-12, 1e-9)); }
 
 export class FlameGraph {
   private nodes: CallNode[] = [];
