@@ -80,6 +80,7 @@ const queryPanel = new QueryPanel({
 const sqlFilters = new SqlFilters($('sql-filters'), (f) => navigate(f));
 /** What the analysis panel highlights in the diagram (a frame's function, a cell's messages). */
 let highlighted: { sql: string; rows: number; truncated: boolean } | null = null;
+let highlightCaption = '';
 let highlightSeq = 0;
 const analyses = new AnalysisPanel({
   api,
@@ -115,7 +116,6 @@ async function highlight(sql: string | null, caption: string): Promise<void> {
   writeGanttInfo();
   updateHook();
 }
-let highlightCaption = '';
 
 function recolour(type: string, value: string, colour: string): void {
   palette.set(type, value, colour);
@@ -311,6 +311,8 @@ let querySeq = 0;
 async function runQuery(): Promise<void> {
   const seq = ++querySeq;
   resultRows = [];
+  highlighted = null;
+  ++highlightSeq;
   gantt.setResult([]);
   if (!state.sql) { queryPanel.clear(); return; }
   queryPanel.running();

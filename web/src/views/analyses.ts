@@ -94,11 +94,14 @@ export class AnalysisPanel {
     $('kernel-latency-shortcut').hidden = !kernel;
     const level = $<HTMLSelectElement>('comm-level');
     level.replaceChildren(new Option('ends', '0'));
-    const depth = (id: number, seen = 0): number => {
-      const c = trace?.containers.find((x) => x.id === id);
-      return c && seen < 64 && trace?.containers.some((x) => x.id === c.parent) ? 1 + depth(c.parent, seen + 1) : 1;
-    };
-    const deepest = Math.max(0, ...(trace?.containers ?? []).map((c) => depth(c.id)));
+    // The tree's depth: a container's is its parent's plus one (parents come before their children).
+    const depth = new Map<number, number>();
+    let deepest = 0;
+    for (const c of trace?.containers ?? []) {
+      const d = (depth.get(c.parent) ?? 0) + 1;
+      depth.set(c.id, d);
+      deepest = Math.max(deepest, d);
+    }
     for (let l = 1; l <= deepest; l++) level.add(new Option(`level ${l}`, String(l)));
   }
 
@@ -117,11 +120,15 @@ export class AnalysisPanel {
   /** The diagram's range or containers changed: asked again once they rest. */
   viewChanged(delay = DEBOUNCE_MS): void {
     window.clearTimeout(this.timer);
-    if (this.panel) this.timer = window.setTimeout(() => void this.load(), delay);
+    this.waiting = !!this.panel;
+    if (this.panel) this.timer = window.setTimeout(() => { this.waiting = false; void this.load(); }, delay);
+    this.host.changed();
   }
 
-  get busy(): boolean { return this.loading > 0; }
+  /** Asking, or about to. */
+  get busy(): boolean { return this.loading > 0 || this.waiting; }
   private loading = 0;
+  private waiting = false;
 
   private async window(): Promise<[string, string, string | null]> {
     const trace = this.host.trace()!;
