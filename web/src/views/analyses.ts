@@ -350,8 +350,9 @@ export class AnalysisPanel {
     const max = Math.max(1, ...counts);
     const bw = (w - 2 * pad) / counts.length;
     ctx.fillStyle = '#4e79a7';
+    // Counts on a logarithmic scale: a tail of a few samples stays visible beside a bin of hundreds.
     counts.forEach((c, i) => {
-      const bh = ((ht - 2 * pad) * c) / max;
+      const bh = ((ht - 2 * pad) * Math.log1p(c)) / Math.log1p(max);
       ctx.fillRect(pad + i * bw, ht - pad - bh, Math.max(1, bw - 1), bh);
     });
     ctx.fillStyle = '#333';
@@ -361,6 +362,6 @@ export class AnalysisPanel {
     ctx.fillText(nsText(Number(h.rows[0][0])), pad, ht - 6);
     ctx.textAlign = 'right';
     ctx.fillText(nsText(Number(h.rows[h.rows.length - 1][1])), w - pad, ht - 6);
-    ctx.fillText(`${max}`, pad - 2, pad + 4);
+    ctx.fillText(`${max} (log scale)`, w - pad, pad - 6);
   }
 }
