@@ -34,6 +34,10 @@ const toDocs = process.env.MACROSCOPE_DOCS_SCREENSHOTS === '1';
 // Real traces of other tools, beside the clone (CI has them): optional.
 const kernelTrace = resolve(sourceDir, '..', 'shared', 'testdata', 'ctf', 'bug446190');
 const haveKernelTrace = existsSync(join(kernelTrace, 'metadata'));
+const otf2Trace = resolve(sourceDir, '..', 'shared', 'testdata', 'otf2', 'ping-pong-otf2', 'traces.otf2');
+const haveOtf2Trace = existsSync(otf2Trace);
+/** The OTF2 trace's index: after the kernel trace when there is one. */
+const otf2Index = haveKernelTrace ? 3 : 2;
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let passed = 0;
@@ -113,15 +117,125 @@ function wallClock(ns) {
   return `${date.slice(0, 10)} ${date.slice(11, 19)}.${fraction.slice(0, 3)} ${fraction.slice(3, 6)} ${fraction.slice(6)}`;
 }
 
+
+/** The profile tab of trace `t`: the flame graph against call_tree(), the flat profile against profile_total(), a frame clicked. */
+async function checkProfile(t, label, picture) {
+  await page.goto(withQuery(`trace=${t}&panel=profile`));
+  let h = await settled(page, `window.__macroscope.trace === ${t} && window.__macroscope.analysis.flame.length > 0 && window.__macroscope.analysis.profileRows > 0`);
+  const [lo, hi] = h.analysis.window;
+  const sqlOf = async (statement) => api(base, `traces/${t}/query?limit=100000&sql=${encodeURIComponent(statement)}`);
+  const tree = await sqlOf(`SELECT * FROM call_tree(${lo}, ${hi}, NULL)`);
+  const roots = tree.rows.filter((r) => r[1] === null);
+  const rootSum = roots.reduce((a, r) => a + r[6], 0);
+  const flameBox = await page.locator('[data-testid=flame]').boundingBox();
+  const drawnRoots = h.analysis.flame.filter((f) => f.row === 0);
+  check(`${label}: the flame graph's roots are the tree's, as wide as their share of its inclusive time`,
+    drawnRoots.length === roots.length && roots.every((r) => {
+      const f = drawnRoots.find((d) => d.fn === r[3]);
+      return f && Math.abs(f.w - (flameBox.width * r[6]) / rootSum) < 1;
+    }), `${JSON.stringify(drawnRoots.map((f) => [f.fn, f.w]))} vs ${JSON.stringify(roots.map((r) => [r[3], r[6]]))} of ${flameBox.width}`);
+  // Independently: the outermost states' time in the view, per value (a root is a function called at depth 0), to the ns.
+  const summary = await api(base, `traces/${t}`);
+  const [num, den] = summary.time?.seconds_per_tick ?? [1, 1];
+  const outermost = await sqlOf(`SELECT value, sum(min("end", ${hi}) - max(ts, ${lo})) FROM states WHERE depth = 0 AND ts < ${hi} AND "end" > ${lo} GROUP BY value`);
+  const ns = Object.fromEntries(outermost.rows.map(([v, d]) => [v, (Number(d) * num * 1e9) / den]));
+  check(`${label}: each root's inclusive time is the time of its function's outermost states in the view`,
+    roots.length > 0 && Object.keys(ns).length === roots.length && roots.every((r) => Math.abs(r[6] - ns[r[3]]) <= 1 + 1e-9 * r[6]),
+    `${JSON.stringify(roots.map((r) => [r[3], r[6]]))} vs ${JSON.stringify(ns)}`);
+  const total = await sqlOf(`SELECT * FROM profile_total(${lo}, ${hi}, NULL)`);
+  const fnCol = total.columns.indexOf('function'), callsCol = total.columns.indexOf('calls');
+  const profileCells = () => page.locator('[data-testid=profile-table] tbody tr').evaluateAll((rows, c) => rows.map((r) => r.cells[c].textContent), fnCol);
+  check(`${label}: the flat profile lists profile_total()'s rows`, JSON.stringify(await profileCells()) === JSON.stringify(total.rows.map((r) => String(r[fnCol]))),
+    `${await profileCells()} vs ${total.rows.map((r) => r[fnCol])}`);
+  await page.click(`[data-testid=profile-table] th[data-col="${callsCol}"]`);
+  const byCalls = total.rows.map((r, i) => [r, i]).sort((x, y) => x[0][callsCol] - y[0][callsCol] || x[1] - y[1]).map(([r]) => String(r[fnCol]));
+  check(`${label}: the flat profile sorts on a header`, JSON.stringify(await profileCells()) === JSON.stringify(byCalls), `${await profileCells()} vs ${byCalls}`);
+  // A frame clicked (the widest of the deepest row): its subtree fills the width, its function's states in the view are highlighted.
+  const deepest = Math.max(...h.analysis.flame.map((f) => f.row));
+  const frame = h.analysis.flame.filter((f) => f.row === deepest).reduce((a, b) => (b.w > a.w ? b : a));
+  const node = tree.rows.find((r) => r[0] === frame.id);
+  const [fx, fy] = [flameBox.x + frame.x + frame.w / 2, flameBox.y + frame.row * 18 + 9];
+  await page.mouse.move(fx, fy);
+  await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 });
+  const frameTip = await page.locator('[data-testid=tooltip]').innerText();
+  check(`${label}: a frame's tooltip gives its calls, inclusive and exclusive time`,
+    frameTip.includes(frame.fn) && new RegExp(`calls\\s*${node[5]}\\b`).test(frameTip) && frameTip.includes(`(${node[6]} ns)`) && frameTip.includes(`(${node[7]} ns)`), frameTip);
+  await page.mouse.click(fx, fy);
+  h = await settled(page, `window.__macroscope.highlighted !== null && window.__macroscope.analysis.focus === ${frame.id}`);
+  const occurrences = await sqlOf(`SELECT count(*) FROM states WHERE value = '${frame.fn.replaceAll("'", "''")}' AND ts <= ${hi} AND "end" >= ${lo}`);
+  const zoomed = h.analysis.flame.find((f) => f.id === frame.id);
+  check(`${label}: clicking a frame zooms onto it`, Math.abs(zoomed.x) < 0.5 && Math.abs(zoomed.w - flameBox.width) < 1
+    && h.analysis.flame.filter((f) => f.ancestor).length === frame.row, JSON.stringify(zoomed));
+  check(`${label}: clicking a frame highlights its function's states in the diagram`, h.highlighted.rows === occurrences.rows[0][0]
+    && h.gantt.marks.result > 0 && (await page.locator('[data-testid=gantt-info]').innerText()).includes(`highlighted: ${occurrences.rows[0][0]}`),
+  `${JSON.stringify(h.highlighted)} ${JSON.stringify(h.gantt.marks)} vs ${occurrences.rows[0][0]}`);
+  {
+    // The diagram zoomed onto the stretch where the most called function runs: the flame graph follows.
+    const busiest = total.rows.reduce((a, b) => (b[callsCol] > a[callsCol] ? b : a))[fnCol];
+    const span = await sqlOf(`SELECT min(ts), max("end") FROM states WHERE value = '${busiest.replaceAll("'", "''")}'`);
+    const [a, b] = span.rows[0].map((c) => (Number.isInteger(c) || /^-?\d+$/.test(c) ? Number(BigInt(c) - BigInt(span.time_origin)) : c - Number(span.time_origin)));
+    // Inside the trace, and narrower than it.
+    const [ra, rb] = [Math.max(summary.start, a - (b - a) / 20), Math.min(summary.end, b + (b - a) / 20)];
+    const [za, zb] = rb - ra > 0.8 * (summary.end - summary.start) ? [ra + 0.1 * (rb - ra), rb - 0.1 * (rb - ra)] : [ra, rb];
+    await page.goto(withQuery(`trace=${t}&panel=profile&range=${za},${zb}`));
+    h = await settled(page, `window.__macroscope.trace === ${t} && window.__macroscope.analysis.flame.some((f) => f.fn === ${JSON.stringify(busiest)})`);
+    const target = h.analysis.flame.find((f) => f.fn === busiest);
+    const [zlo, zhi] = h.analysis.window;
+    const zoomedTree = await sqlOf(`SELECT sum(inclusive_ns) FROM call_tree(${zlo}, ${zhi}, NULL) WHERE parent IS NULL`);
+    check(`${label}: the flame graph follows the diagram's range`, Number(zlo) > Number(lo) && Number(zhi) < Number(hi)
+      && h.analysis.rootTotal === zoomedTree.rows[0][0] && zoomedTree.rows[0][0] < rootSum, `${zlo}..${zhi}: ${h.analysis.rootTotal} vs ${zoomedTree.rows[0][0]}`);
+    // A row of the flat profile highlights its function too, the flame graph left whole.
+    await page.locator('[data-testid=profile-table] tbody tr').filter({ hasText: busiest }).first().click();
+    h = await settled(page, 'window.__macroscope.highlighted !== null');
+    const inView = await sqlOf(`SELECT count(*) FROM states WHERE value = '${busiest.replaceAll("'", "''")}' AND ts <= ${h.analysis.window[1]} AND "end" >= ${h.analysis.window[0]}`);
+    check(`${label}: a row of the flat profile highlights its function's states`, h.highlighted.rows === inView.rows[0][0] && h.analysis.focus === null,
+      `${JSON.stringify(h.highlighted)} vs ${inView.rows[0][0]}`);
+    await page.mouse.move(flameBox.x + target.x + target.w / 2, flameBox.y + target.row * 18 + 9);
+    if (picture) await shot(page, picture);
+  }
+}
+
+/** The communication tab of trace `t`: the matrix against comm(), a cell hovered and clicked. */
+async function checkComm(t, label, picture) {
+  await page.goto(withQuery(`trace=${t}&panel=comm`));
+  const h0 = await settled(page, `window.__macroscope.trace === ${t} && window.__macroscope.analysis.comm.cells.length > 0`);
+  const sqlOf = async (statement) => api(base, `traces/${t}/query?limit=100000&sql=${encodeURIComponent(statement)}`);
+  const comm = await sqlOf(`SELECT * FROM comm(NULL, ${h0.analysis.window[0]}, ${h0.analysis.window[1]})`);
+  const cellKey = (c) => JSON.stringify([c.sender, c.receiver, c.messages, c.bytes]);
+  check(`${label}: the matrix's cells are comm()'s rows`,
+    JSON.stringify(h0.analysis.comm.cells.map(cellKey).sort()) === JSON.stringify(comm.rows.map(([sender, receiver, messages, bytes]) => cellKey({ sender, receiver, messages, bytes })).sort()),
+    `${h0.analysis.comm.cells.map(cellKey)} vs ${JSON.stringify(comm.rows)}`);
+  const commBox = await page.locator('[data-testid=comm]').boundingBox();
+  const busiest = h0.analysis.comm.cells.reduce((a, b) => (b.messages > a.messages ? b : a));
+  await page.mouse.move(commBox.x + busiest.x, commBox.y + busiest.y);
+  await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 });
+  const cellTip = await page.locator('[data-testid=tooltip]').innerText();
+  check(`${label}: hovering a cell gives its numbers`, cellTip.includes(busiest.sender) && cellTip.includes(busiest.receiver)
+    && new RegExp(`messages\\s*${busiest.messages}\\b`).test(cellTip) && cellTip.includes(busiest.bytes === null ? '(no size)' : String(busiest.bytes)), cellTip);
+  await page.mouse.click(commBox.x + busiest.x, commBox.y + busiest.y);
+  const h = await settled(page, 'window.__macroscope.highlighted !== null');
+  // Without a level the ends are the containers themselves.
+  const atPath = (path) => `(SELECT id FROM containers WHERE path = '${path}')`;
+  const between = await sqlOf(`SELECT count(*) FROM links WHERE src IN ${atPath(busiest.sender)} AND dst IN ${atPath(busiest.receiver)}`);
+  check(`${label}: clicking a cell highlights the messages between its containers`, h.highlighted.rows === busiest.messages
+    && between.rows[0][0] === busiest.messages && h.gantt.marks.result > 0, `${JSON.stringify(h.highlighted)} vs ${busiest.messages}, ${between.rows[0][0]}`);
+  if (picture) {
+    await page.mouse.move(commBox.x + busiest.x, commBox.y + busiest.y + 1);
+    await shot(page, picture);
+  }
+}
+
 const userDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-'));
 const gateDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-gate-'));
 const example = join(sourceDir, 'examples', 'synthetic.trace');
 const server = startServer([example, join(sourceDir, 'tests', 'paje', 'traces', 'user_fields.trace'),
-  ...(haveKernelTrace ? [kernelTrace] : [])]);
+  ...(haveKernelTrace ? [kernelTrace] : []), ...(haveOtf2Trace ? [otf2Trace] : [])]);
+/** The page, the server's URL and a URL of it with a query (set once the server is up), for the check functions. */
+let page, base, withQuery;
 let reading;
 let context;
 try {
-  const base = await server.url;
+  base = await server.url;
   check('server prints its URL', /^http:\/\/[^/]+\/$/.test(base) || base.includes('?token='), base);
   context = await chromium.launchPersistentContext(userDir, {
     executablePath: chromiumPath, headless: true,
@@ -129,7 +243,7 @@ try {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1600, height: 980 }, deviceScaleFactor: 1,
   });
-  const page = context.pages()[0] ?? await context.newPage();
+  page = context.pages()[0] ?? await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(base);
@@ -142,7 +256,7 @@ try {
     () => [...document.querySelectorAll('[data-testid=trace-select] option')].every((o) => !o.disabled && !o.textContent.includes('reading')),
     null, { timeout: 5000 }).then(() => true, () => false);
   check('the selector offers every trace once read', offered);
-  const withQuery = (query) => `${base}${base.includes('?') ? '&' : '?'}${query}`;
+  withQuery = (query) => `${base}${base.includes('?') ? '&' : '?'}${query}`;
   check('the example is listed', (await page.locator('[data-testid=trace-select]').innerText()).includes(traces[0].name));
   check('the overview has parts', h.parts > 0, JSON.stringify(h.parts));
   check('p is chosen and in the URL', h.p !== null && h.url.includes(`p=${h.p}`), h.url);
@@ -380,6 +494,18 @@ try {
   check('a filter the server refuses says why', (await page.locator('[data-testid=order-error]').innerText()).includes('no such column: nope'));
   console.log(`(query and filter checks: ${((Date.now() - queryStarted) / 1000).toFixed(1)} s)`);
 
+  // The flame graph and the flat profile, the communication matrix (analyses.ts), on the example and on a real OTF2 trace.
+  const analysisStarted = Date.now();
+  await checkProfile(0, 'the example');
+  await checkComm(0, 'the example');
+  if (haveOtf2Trace) {
+    await checkProfile(otf2Index, 'an OTF2 trace', 'web-flamegraph.png');
+    await checkComm(otf2Index, 'an OTF2 trace', 'web-comm-matrix.png');
+  } else {
+    console.log(`skip the OTF2 trace's profile and matrix: no ${otf2Trace} (the shared test data)`);
+  }
+  console.log(`(analysis panel checks: ${((Date.now() - analysisStarted) / 1000).toFixed(1)} s)`);
+
   // User fields reach the inspector (trace 1 carries some on its states).
   await page.goto(`${base}${base.includes('?') ? '&' : '?'}trace=1`);
   h = await settled(page, 'window.__macroscope.gantt.sample.length > 0');
@@ -479,6 +605,39 @@ try {
     check('the process tree shows the CPUs and the processes with their threads', h.gantt.rows >= cpus.length + 3,
       JSON.stringify(h.gantt));
     await shot(page, 'web-kernel-processes.png');
+
+    // The lines as Trace Compass orders them: the CPUs first, in the numeric order of their numbers, then the process tree.
+    await page.goto(withQuery('trace=2'));
+    h = await settled(page, 'window.__macroscope.trace === 2 && window.__macroscope.gantt.lineCount > 0');
+    // Under the machine's line, the CPUs by their number, then the machine's first process in the trace's order.
+    const cpuNames = cpus.map((c) => c.name).sort((a, b) => Number(/\d+/.exec(a)[0]) - Number(/\d+/.exec(b)[0]));
+    const machine = info.containers.find((c) => c.id === cpus[0].parent);
+    const processFirst = info.containers.find((c) => typeAlias[c.type] === 'ctf.process' && c.parent === cpus[0].parent);
+    const expectedLines = [...(machine ? [machine.name] : []), ...cpuNames, processFirst?.name];
+    check('a kernel trace\'s first lines are its CPUs in numeric order, then a process',
+      cpuNames.length === 4 && cpus.every((c) => c.parent === cpus[0].parent)
+        && JSON.stringify(h.gantt.lines.slice(0, expectedLines.length)) === JSON.stringify(expectedLines),
+      `${JSON.stringify(h.gantt.lines.slice(0, 8))} vs ${JSON.stringify(expectedLines)}`);
+
+    // Kernel latencies, one click from the lines: kernel_latency()'s rows, and a row's histogram.
+    await page.click('[data-testid=kernel-latency-shortcut]');
+    h = await settled(page, "window.__macroscope.analysis.panel === 'latency' && window.__macroscope.analysis.latency.rows.length > 0");
+    const latency = await api(base, `traces/2/query?sql=${encodeURIComponent("SELECT * FROM kernel_latency('syscall')")}`);
+    const latencyCells = await page.locator('[data-testid=latency-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    check('the latency table is kernel_latency()\'s rows', latency.rows.length > 0 && h.url.includes('panel=latency')
+      && JSON.stringify(latencyCells) === JSON.stringify(latency.rows.map((r) => r.map((c) => (c === null ? 'NULL' : String(c))))),
+    `${latencyCells.length} rows vs ${latency.rows.length}: ${JSON.stringify(latencyCells[0])} vs ${JSON.stringify(latency.rows[0])}`);
+    const countCol = latency.columns.indexOf('count');
+    await page.click(`[data-testid=latency-table] th[data-col="${countCol}"]`);
+    await page.click(`[data-testid=latency-table] th[data-col="${countCol}"]`);
+    await page.locator('[data-testid=latency-table] tbody tr').first().click();
+    h = await settled(page, 'window.__macroscope.analysis.latency.histogram.length > 0');
+    const mostCalled = latency.rows.reduce((a, b) => (b[countCol] > a[countCol] ? b : a));
+    const histogram = await api(base, `traces/2/query?sql=${encodeURIComponent(`SELECT * FROM kernel_latency_histogram('syscall', 30, '${mostCalled[1]}')`)}`);
+    check('a row clicked gives its histogram', h.analysis.latency.name === mostCalled[1]
+      && JSON.stringify(h.analysis.latency.histogram) === JSON.stringify(histogram.rows)
+      && histogram.rows.reduce((a, r) => a + r[2], 0) === mostCalled[countCol], `${h.analysis.latency.name}: ${JSON.stringify(h.analysis.latency.histogram)}`);
+    await shot(page, 'web-kernel-latency.png');
 
     // The query panel on a clock beyond 2^53: ticks shown exactly, a row's model time exact to the ns.
     const ksql = "SELECT id, container, ts, \"end\", value, type FROM states WHERE type = 'Syscall' ORDER BY dur DESC LIMIT 3";

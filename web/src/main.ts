@@ -9,6 +9,7 @@ import { Palette, splitModelType } from './colors';
 import { filterSql, focusWindow, groupSql, groupsOf, orderSql, type QueryResult, ranksOf, resultMarks, sqlErrorPlace, type Mark } from './query';
 import { stateText, traceLabel } from './reading';
 import { DEFAULT_STATE, formatState, METRICS, parseState, sameModel, type ViewState } from './state/url';
+import { AnalysisPanel, HIGHLIGHT_LIMIT } from './views/analyses';
 import { Curves } from './views/curves';
 import { Filters } from './views/filters';
 import { Gantt, type GanttFilter } from './views/gantt';
@@ -62,7 +63,7 @@ const statsView = new StatsView($('stats'), $('pie'), $('stats-range'), palette,
 const filters = new Filters($('filters'), palette, (f) => navigate({ ...f, gantt: null }), recolour);
 const gantt = new Gantt($('gantt'), $('ruler'), api, () => state.trace, palette, time, {
   select: (a, b) => zoomTo(a, b),
-  viewChanged: (a, b) => { state = { ...state, gantt: [a, b] }; saveViewSoon(); },
+  viewChanged: (a, b) => { state = { ...state, gantt: [a, b] }; saveViewSoon(); analyses.viewChanged(); },
   inspect: (id) => void inspect(id),
   toggle: (c) => {
     const collapsed = state.collapsed.includes(c) ? state.collapsed.filter((x) => x !== c) : [...state.collapsed, c];
@@ -77,6 +78,44 @@ const queryPanel = new QueryPanel({
   pick: (row) => pickRow(row),
 });
 const sqlFilters = new SqlFilters($('sql-filters'), (f) => navigate(f));
+/** What the analysis panel highlights in the diagram (a frame's function, a cell's messages). */
+let highlighted: { sql: string; rows: number; truncated: boolean } | null = null;
+let highlightCaption = '';
+let highlightSeq = 0;
+const analyses = new AnalysisPanel({
+  api,
+  trace: () => trace,
+  origin: () => origin(),
+  range: () => gantt.viewRange,
+  containers: () => state.containers,
+  colorOf: (fn, type) => palette.color(type ?? '', fn),
+  highlight: (sql, caption) => void highlight(sql, caption),
+  open: (panel) => navigate({ panel }, true),
+  changed: () => updateHook(),
+});
+
+/** The trace's tick origin in the query tables, asked once. */
+function origin(): Promise<string> {
+  timeOrigin ??= api.query(state.trace, 'SELECT 1', 1).then((r) => r.time_origin);
+  return timeOrigin;
+}
+
+/** The rows of an analysis's statement highlighted in the diagram, as a query's are. */
+async function highlight(sql: string | null, caption: string): Promise<void> {
+  const seq = ++highlightSeq;
+  highlighted = null;
+  if (sql === null) { resultRows = []; gantt.setResult([]); writeGanttInfo(); updateHook(); return; }
+  try {
+    const result = await track(api.query(state.trace, sql, HIGHLIGHT_LIMIT));
+    if (seq !== highlightSeq) return;
+    resultRows = resultMarks(result) ?? [];
+    gantt.setResult(resultRows);
+    highlighted = { sql, rows: result.rows.length, truncated: result.truncated };
+    highlightCaption = caption;
+  } catch (err) { showError(err); }
+  writeGanttInfo();
+  updateHook();
+}
 
 function recolour(type: string, value: string, colour: string): void {
   palette.set(type, value, colour);
@@ -170,6 +209,8 @@ async function loadTrace(): Promise<void> {
   for (const t of trace.types) for (const v of t.values ?? []) palette.declare(t.name, v.name, v.color);
   gantt.setTrace(trace);
   lineGroup = lineRank = timeOrigin = null;
+  highlighted = null;
+  analyses.reset();
   time.set(trace.time, trace.start);
   applied = null;
   const wall = time.clock.wallNs(trace.start);
@@ -234,6 +275,8 @@ async function apply(): Promise<void> {
   if (changed('group', 'order')) void loadLines();
   const view = state.gantt ?? range();
   gantt.setView(view[0], view[1], false);
+  if (changed('panel')) analyses.show(state.panel);
+  else if (changed('range', 'gantt', 'containers')) analyses.viewChanged();
   if (!prev || String(prev.types) !== String(state.types) || String(prev.values) !== String(state.values) || String(prev.containers) !== String(state.containers)) {
     filters.render(trace, state);
   }
@@ -268,6 +311,8 @@ let querySeq = 0;
 async function runQuery(): Promise<void> {
   const seq = ++querySeq;
   resultRows = [];
+  highlighted = null;
+  ++highlightSeq;
   gantt.setResult([]);
   if (!state.sql) { queryPanel.clear(); return; }
   queryPanel.running();
@@ -323,8 +368,7 @@ function setWhere(): void {
     mode: state.filter,
     source: async (a, b, signal) => {
       try {
-        timeOrigin ??= api.query(t, 'SELECT 1', 1).then((r) => r.time_origin);
-        const result = await api.query(t, filterSql(where, a, b, await timeOrigin, whole), WHERE_LIMIT, signal);
+        const result = await api.query(t, filterSql(where, a, b, await origin(), whole), WHERE_LIMIT, signal);
         sqlFilters.error('where', null);
         return { marks: resultMarks(result) ?? [], truncated: result.truncated };
       } catch (err) {
@@ -339,8 +383,10 @@ function setWhere(): void {
 /** What the where filter shows of the window, in the diagram's head. */
 function writeGanttInfo(): void {
   const shown = state.where ? gantt.whereShown : null;
-  $('gantt-info').textContent = !shown ? ''
-    : `where: ${shown.marks.length} entities in the window${shown.truncated ? ` — the first ${WHERE_LIMIT} only: zoom in for the rest` : ''}`;
+  $('gantt-info').textContent = [
+    shown ? `where: ${shown.marks.length} entities in the window${shown.truncated ? ` — the first ${WHERE_LIMIT} only: zoom in for the rest` : ''}` : '',
+    highlighted ? `highlighted: ${highlighted.rows} — ${highlightCaption}${highlighted.truncated ? ` (the first ${HIGHLIGHT_LIMIT})` : ''}` : '',
+  ].filter(Boolean).join(' · ');
 }
 
 let linesSeq = 0;
@@ -456,10 +502,10 @@ function updateHook(): void {
   const [gx, gy] = canvasOrigin('gantt');
   const [ox, oy] = canvasOrigin('overview');
   const ps = plist.map((e) => e.p);
-  $('busy').hidden = !(pending > 0 || gantt.stats.loading);
+  $('busy').hidden = !(pending > 0 || gantt.stats.loading || analyses.busy);
   Object.assign(hook, {
     ready: agg !== null,
-    loading: pending > 0 || gantt.stats.loading,
+    loading: pending > 0 || gantt.stats.loading || analyses.busy,
     url: location.search,
     trace: state.trace,
     p: state.p,
@@ -478,6 +524,8 @@ function updateHook(): void {
       where: gantt.whereShown && { rows: gantt.whereShown.marks.length, truncated: gantt.whereShown.truncated, mode: state.filter },
     },
     query: queryPanel.drawn,
+    analysis: analyses.hook(),
+    highlighted,
     curvePoints: curves.points.map((pt) => ({ index: pt.index, p: pt.p, parts: pt.parts, x: pt.x + cx, y: pt.yGain + cy })),
     inspected,
     renders,
@@ -505,6 +553,7 @@ function setupControls(): void {
   $('forward').addEventListener('click', () => history.forward());
   $('reset').addEventListener('click', () => navigate({ range: null, gantt: null, containers: [] }));
   $('clock').addEventListener('click', () => toggleClock());
+  $('kernel-latency-shortcut').addEventListener('click', () => navigate({ panel: 'latency' }, true));
   // W switches between times from the start and wall-clock times (not while typing).
   window.addEventListener('keydown', (e) => {
     const typing = (e.target as Element | null)?.closest?.('input, select, textarea');
@@ -513,7 +562,7 @@ function setupControls(): void {
   const select = $('trace') as HTMLSelectElement;
   select.addEventListener('change', () => {
     // The panel's statements stay: they may ask the next trace the same.
-    state = { ...DEFAULT_STATE, token: state.token, clock: state.clock, sql: state.sql, trace: Number(select.value) };
+    state = { ...DEFAULT_STATE, token: state.token, clock: state.clock, sql: state.sql, panel: state.panel, trace: Number(select.value) };
     history.pushState(null, '', formatState(state) || location.pathname);
     void openTrace().catch(showError);
   });

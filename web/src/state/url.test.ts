@@ -8,7 +8,7 @@ describe('URL state', () => {
       mode: 'spatiotemporal', view: 'mode', types: [3, 4], values: ['a,b', 'value 1'], containers: [7],
       collapsed: [1, 2], clock: 'wall', sql: "SELECT * FROM states WHERE value = 'a&b' -- 100%",
       where: "value LIKE 'MPI_%' AND dur > 1000", filter: 'hide', group: "substr(path, 1, instr(path || '/', '/') - 1)",
-      order: 'name DESC', token: 's3cret',
+      order: 'name DESC', panel: 'comm', token: 's3cret',
     };
     expect(parseState(formatState(s))).toEqual(s);
   });
@@ -29,6 +29,7 @@ describe('URL state', () => {
     expect(s.trace).toBe(0);
     expect(parseState('?clock=sundial').clock).toBe('relative');
     expect(parseState('?filter=blur').filter).toBe('dim');
+    expect(parseState('?panel=gantt').panel).toBe('');
   });
 
   it('keeps the SQL of the panel and of the filters as typed, blanks as none', () => {

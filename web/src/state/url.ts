@@ -42,13 +42,18 @@ export interface ViewState {
   group: string;
   /** SQL over containers' columns: the Gantt's lines in its order; '' = the trace's. */
   order: string;
+  /** The analysis panel's tab under the diagram; '' = closed. */
+  panel: Panel;
   token: string | null;
 }
+
+export type Panel = '' | 'profile' | 'comm' | 'latency';
+export const PANELS: Panel[] = ['profile', 'comm', 'latency'];
 
 export const DEFAULT_STATE: ViewState = {
   trace: 0, range: null, gantt: null, p: null, slices: 100, metric: 'state-time', mode: 'temporal',
   view: 'stacked', types: [], values: [], containers: [], collapsed: [], clock: 'relative',
-  sql: '', where: '', filter: 'dim', group: '', order: '', token: null,
+  sql: '', where: '', filter: 'dim', group: '', order: '', panel: '', token: null,
 };
 
 function num(text: string | null): number | null {
@@ -93,6 +98,8 @@ export function parseState(search: string): ViewState {
   if (q.get('clock') === 'wall') s.clock = 'wall';
   for (const key of ['sql', 'where', 'group', 'order'] as const) s[key] = (q.get(key) ?? '').trim();
   if (q.get('filter') === 'hide') s.filter = 'hide';
+  const panel = q.get('panel');
+  if (panel && (PANELS as string[]).includes(panel)) s.panel = panel as Panel;
   s.token = q.get('token');
   return s;
 }
@@ -115,6 +122,7 @@ export function formatState(s: ViewState): string {
   if (s.clock !== DEFAULT_STATE.clock) q.set('clock', s.clock);
   for (const key of ['sql', 'where', 'group', 'order'] as const) if (s[key]) q.set(key, s[key]);
   if (s.filter !== DEFAULT_STATE.filter) q.set('filter', s.filter);
+  if (s.panel) q.set('panel', s.panel);
   if (s.token) q.set('token', s.token);
   const text = q.toString();
   return text ? `?${text}` : '';

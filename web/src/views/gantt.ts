@@ -16,7 +16,7 @@ import type { Palette } from '../colors';
 import { fitCanvas, hatch, onDrag } from './canvas';
 import type { TimeDisplay } from '../time';
 import { fitAxis, formatNumber, RectBatch, toTime, toX, type Scale } from './layout';
-import { planLines } from './lines';
+import { cpuContainers, planLines } from './lines';
 import { drawMarks, type MarkBox, type Where, type WhereAnswer } from './marks';
 import type { Mark } from '../query';
 import { hideTooltip, showTooltip, type TipLine } from './tooltip';
@@ -220,6 +220,7 @@ export class Gantt {
     }
     const plans = planLines(trace.containers, {
       roots: this.filter.containers, collapsed: this.filter.collapsed, group: this.filter.group, rank: this.filter.rank,
+      cpus: cpuContainers(trace.containers, trace.types),
     });
     let y = 0;
     for (const plan of plans) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerNode } from '../api';
-import { type LineOptions, planLines } from './lines';
+import { cpuContainers, type LineOptions, naturalCompare, planLines } from './lines';
 
 // a ─┬─ a/x       b ─── b/z
 //    └─ a/y
@@ -37,5 +37,19 @@ describe('the Gantt\'s lines', () => {
     const rank = new Map([[4, 0], [5, 1], [1, 2], [2, 3], [3, 4]]);
     expect(labels({ group, rank })).toEqual(['r', 'q', 'p']);
     expect(labels({ group })).toEqual(['p', 'r', 'q']);
+  });
+
+  it('put a kernel trace\'s CPUs first, in numeric order, then the process tree in the trace\'s order', () => {
+    // As bug446190 lists them: CPUs interleaved with processes, a process's threads under it.
+    const kernel = [node(1, 'cpu2', 0, 7), node(2, 'cpu10', 0, 7), node(3, 'lttng-consumerd 1', 0, 8), node(4, 'cpu0', 0, 7),
+      node(5, 'kworker 9', 0, 8), node(6, 'lttng-consumerd 2', 3, 9), node(7, 'cpu1', 0, 7)];
+    const cpus = cpuContainers(kernel, [{ id: 7, alias: 'ctf.cpu' }, { id: 8, alias: 'ctf.process' }, { id: 9, alias: 'ctf.thread' }]);
+    expect([...cpus]).toEqual([1, 2, 4, 7]);
+    expect(planLines(kernel, { ...plain, cpus }).map((l) => [l.label, l.depth])).toEqual([
+      ['cpu0', 0], ['cpu1', 0], ['cpu2', 0], ['cpu10', 0], ['lttng-consumerd 1', 0], ['lttng-consumerd 2', 1], ['kworker 9', 0]]);
+    // order= still decides when given.
+    const rank = new Map([[3, 0], [1, 1]]);
+    expect(planLines(kernel, { ...plain, cpus, rank }).map((l) => l.label).slice(0, 2)).toEqual(['lttng-consumerd 1', 'lttng-consumerd 2']);
+    expect(['cpu10', 'cpu9', 'cpu1'].sort(naturalCompare)).toEqual(['cpu1', 'cpu9', 'cpu10']);
   });
 });

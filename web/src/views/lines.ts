@@ -1,6 +1,9 @@
 // The Gantt's lines (pure, unit-tested): the container tree, or with
 // `group=` one line per value of the grouping expression; siblings, or the
-// groups, in the order of `order=` when it is given.
+// groups, in the order of `order=` when it is given. Without it, a kernel
+// trace's CPUs come first among their siblings, in the numeric order of
+// their names (cpu2 before cpu10), then the rest in the trace's order (the
+// process tree: a process, then its threads), as Trace Compass shows them.
 
 import type { ContainerNode } from '../api';
 
@@ -23,12 +26,31 @@ export interface LineOptions {
   group: Map<number, string> | null;
   /** Each container's rank; null = the trace's order. */
   rank: Map<number, number> | null;
+  /** The CPUs of a kernel trace (ids), put first among their siblings when there is no rank. */
+  cpus?: Set<number>;
+}
+
+/** Names in natural order: runs of digits compared as numbers ("cpu2" before "cpu10"). */
+export function naturalCompare(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true }) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The ids of a kernel trace's CPU containers (type alias `ctf.cpu`). */
+export function cpuContainers(containers: ContainerNode[], types: { id: number; alias: string }[]): Set<number> {
+  const cpu = new Set(types.filter((t) => t.alias === 'ctf.cpu').map((t) => t.id));
+  return new Set(containers.filter((c) => cpu.has(c.type)).map((c) => c.id));
 }
 
 export function planLines(containers: ContainerNode[], o: LineOptions): LinePlan[] {
   const byId = new Map(containers.map((c) => [c.id, c]));
   const rankOf = (c: ContainerNode) => o.rank?.get(c.id) ?? Infinity;
-  const ordered = (list: ContainerNode[]) => (o.rank ? [...list].sort((a, b) => rankOf(a) - rankOf(b)) : list);
+  const cpus = o.cpus ?? new Set<number>();
+  const ordered = (list: ContainerNode[]) => {
+    if (o.rank) return [...list].sort((a, b) => rankOf(a) - rankOf(b));
+    if (!cpus.size || !list.some((c) => cpus.has(c.id))) return list;
+    const first = list.filter((c) => cpus.has(c.id)).sort((a, b) => naturalCompare(a.name, b.name));
+    return [...first, ...list.filter((c) => !cpus.has(c.id))];
+  };
   const children = new Map<number, ContainerNode[]>();
   for (const c of containers) {
     const list = children.get(c.parent) ?? [];

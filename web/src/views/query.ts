@@ -2,7 +2,8 @@
 // table whose columns sort on a click of their header, the row count, the
 // SQL error at its place, and the CSV of the same statement.
 
-import { type Cell, type QueryResult, sortedRows, sqlErrorPlace, offsetAt } from '../query';
+import { type QueryResult, sqlErrorPlace, offsetAt } from '../query';
+import { ResultTable } from './table';
 
 /** Rows put in the table at most: the rest is reached by sorting, or in the CSV. */
 const SHOWN = 1000;
@@ -20,16 +21,14 @@ export interface QueryPanelElements {
   status: HTMLElement; error: HTMLElement; table: HTMLTableElement;
 }
 
-function cellText(c: Cell): string { return c === null ? 'NULL' : String(c); }
-
 export class QueryPanel {
   private result: QueryResult | null = null;
-  private sort: { col: number; dir: 1 | -1 } | null = null;
-  private picked = -1;
+  private readonly table: ResultTable;
   /** For the test hook. */
   drawn = { columns: [] as string[], rows: 0, shown: 0, truncated: false, sort: null as { col: number; dir: 1 | -1 } | null, error: '', marks: 0, csv: '' };
 
   constructor(private readonly el: QueryPanelElements, private readonly events: QueryPanelEvents) {
+    this.table = new ResultTable(el.table, (row) => events.pick(row), SHOWN, () => { this.drawn.sort = this.table.sort; this.drawn.shown = this.table.shown; });
     el.run.addEventListener('click', () => this.submit());
     el.sql.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); this.submit(); }
@@ -51,7 +50,7 @@ export class QueryPanel {
 
   clear(): void {
     this.result = null;
-    this.el.table.replaceChildren();
+    this.table.set(null);
     this.el.status.textContent = '';
     this.el.error.hidden = true;
     this.el.csv.hidden = true;
@@ -61,8 +60,6 @@ export class QueryPanel {
   /** A result: the table, its count, what the diagram highlights (null: the result has no container and ts), its CSV. */
   show(result: QueryResult, marks: number | null, csv: string): void {
     this.result = result;
-    this.sort = null;
-    this.picked = -1;
     this.el.error.hidden = true;
     const n = result.rows.length;
     this.el.status.textContent = [
@@ -92,48 +89,7 @@ export class QueryPanel {
   }
 
   private render(): void {
-    const result = this.result;
-    const table = this.el.table;
-    table.replaceChildren();
-    if (!result) return;
-    const head = table.createTHead().insertRow();
-    result.columns.forEach((name, col) => {
-      const th = document.createElement('th');
-      th.textContent = name + (this.sort?.col === col ? (this.sort.dir === 1 ? ' ▲' : ' ▼') : '');
-      th.title = 'Sort (again: reverse)';
-      th.dataset.col = String(col);
-      th.addEventListener('click', () => {
-        this.sort = { col, dir: this.sort?.col === col && this.sort.dir === 1 ? -1 : 1 };
-        this.drawn.sort = this.sort;
-        this.render();
-      });
-      head.appendChild(th);
-    });
-    const order = this.sort ? sortedRows(result.rows, this.sort.col, this.sort.dir) : result.rows.map((_, i) => i);
-    const body = table.createTBody();
-    for (const i of order.slice(0, SHOWN)) {
-      const tr = body.insertRow();
-      tr.dataset.row = String(i);
-      if (i === this.picked) tr.className = 'picked';
-      for (const c of result.rows[i]) {
-        const td = tr.insertCell();
-        td.textContent = cellText(c);
-        if (c === null) td.className = 'null';
-        else if (typeof c === 'number' || /^-?\d+$/.test(c)) td.className = 'num';
-      }
-      tr.addEventListener('click', () => {
-        body.querySelector('tr.picked')?.classList.remove('picked');
-        tr.classList.add('picked');
-        this.picked = i;
-        this.events.pick(i);
-      });
-    }
-    if (order.length > SHOWN) {
-      const note = body.insertRow().insertCell();
-      note.colSpan = result.columns.length;
-      note.className = 'more';
-      note.textContent = `the first ${SHOWN} of ${order.length} rows: sort to see others, or take the CSV`;
-    }
-    this.drawn.shown = Math.min(SHOWN, order.length);
+    this.table.set(this.result);
+    this.drawn.shown = this.table.shown;
   }
 }
