@@ -51,7 +51,8 @@ void AddProfileOptions(CLI::App& cmd, ProfileArgs& args) {
 // The calling context tree the options ask for; `use` gets it with its trace.
 template <class Use>
 void WithCallTree(const ProfileArgs& args, Use&& use) {
-  const query::OpenedTrace opened(args.files, args.read, store::CacheBudget::Scanning());
+  const query::OpenedTrace opened(args.files, args.read, store::CacheBudget::Scanning(),
+                                  query::OpenedTrace::Indexes::kSkip);
   const Trace& trace = opened.source().trace();
   analysis::ProfileRequest request = args.request;
   ParseWindow(trace, args.window, request);

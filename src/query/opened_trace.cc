@@ -5,14 +5,14 @@
 namespace macroscope::query {
 
 OpenedTrace::OpenedTrace(const std::vector<std::string>& files, const formats::ReadOptions& options,
-                         store::CacheBudget budget)
+                         store::CacheBudget budget, Indexes indexes)
     : files_(files) {
   if (files.size() == 1 && store::IsChunkedStore(files.front())) {
     store_.emplace(files.front(), budget);
     return;
   }
   formats::ReadTrace(files, options, trace_);
-  trace_.BuildIndexes();
+  if (indexes == Indexes::kBuild) trace_.BuildIndexes();
   memory_.emplace(trace_);
 }
 

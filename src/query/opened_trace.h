@@ -17,8 +17,13 @@ namespace macroscope::query {
 
 class OpenedTrace {
  public:
+  // Whether a trace read whole gets its interval indexes (what narrow
+  // windows ask: queries); an analysis that reads every chunk once skips
+  // them.
+  enum class Indexes { kBuild, kSkip };
   // Throws UserError naming the file for unreadable or invalid input.
-  OpenedTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, store::CacheBudget budget);
+  OpenedTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, store::CacheBudget budget,
+              Indexes indexes = Indexes::kBuild);
   OpenedTrace(const OpenedTrace&) = delete;
   OpenedTrace& operator=(const OpenedTrace&) = delete;
 

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import command_csv, shared_file
+from conftest import BINARY, command, command_csv, shared_file
 
 ENTER_LEAVE = re.compile(r'^(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: "(.*)" <\d+>')
 GROUP = re.compile(r'^LOCATION\s+(\d+)\s+Name: "(.*)" <\d+>, .*Group: "(.*)" <\d+>')
@@ -114,9 +114,9 @@ def test_profile_function_is_the_command(tmp_path):
     anchor = shared_file("otf2", "ping-pong-otf2", "traces.otf2")
     t = macroscope.open(anchor)
     frame = t.profile()
-    command = command_csv("profile", anchor)
-    assert list(frame.columns) == list(command.columns)
-    assert [str(v) for v in frame["exclusive_ns"]] == list(command.exclusive_ns)
+    printed = command_csv("profile", anchor)
+    assert list(frame.columns) == list(printed.columns)
+    assert [str(v) for v in frame["exclusive_ns"]] == list(printed.exclusive_ns)
     assert list(t.profile_total()["function"]) == list(command_csv("profile", "--total", anchor).function)
 
 
@@ -236,8 +236,7 @@ def test_a_store_profiles_as_its_trace(tmp_path):
     trace = str(tmp_path / "recursive.trace")
     recursive_trace(trace)
     store = str(tmp_path / "recursive.mstore")
-    subprocess.run([os.environ.get("MACROSCOPE_BINARY", "macroscope"), "import", trace, "-o", store],
-                   check=True, capture_output=True)
+    command("import", trace, "-o", store)
     for option in ([], ["--total"], ["--tree"], ["--window", "+400,+9000"]):
         assert command_csv("profile", store, *option).equals(command_csv("profile", trace, *option))
 
@@ -246,11 +245,10 @@ def test_flamegraph_draws_the_tree(tmp_path):
     trace = str(tmp_path / "recursive.trace")
     recursive_trace(trace)
     picture = str(tmp_path / "flame.svg")
-    subprocess.run([os.environ.get("MACROSCOPE_BINARY", "macroscope"), "flamegraph", trace, "-o", picture],
-                   check=True, capture_output=True)
+    command("flamegraph", trace, "-o", picture)
     svg = open(picture).read()
     assert svg.startswith("<?xml") and "Flame graph" in svg
-    bad = subprocess.run([os.environ.get("MACROSCOPE_BINARY", "macroscope"), "flamegraph", trace, "-o",
-                          str(tmp_path / "flame.gif")], capture_output=True, text=True)
+    bad = subprocess.run([BINARY, "flamegraph", trace, "-o", str(tmp_path / "flame.gif")], capture_output=True,
+                         text=True)
     assert bad.returncode == 1 and "flame.gif: a picture's name ends in .svg or .png" in bad.stderr
     assert not os.path.exists(str(tmp_path / "flame.gif"))
