@@ -289,6 +289,61 @@ TEST_F(CtfRecorded, ThreadsReadTheSame) {
 
 // --- broken copies of the recording: refused cleanly ----------------------
 
+// `profile` of the recording is its cyg-profile events' (func_entry and
+// func_exit as babeltrace2 prints them, paired by a stack per thread here):
+// calls, inclusive time (Nest's recursion counted once: only its outermost
+// calls) and exclusive time, to the nanosecond, per thread and function.
+TEST_F(CtfRecorded, ProfileIsTheFunctionEventsOfBabeltrace2) {
+  struct Sums {
+    uint64_t calls = 0;
+    int64_t inclusive = 0, exclusive = 0;
+    bool operator==(const Sums&) const = default;
+  };
+  auto field = [](const std::string& fields, const std::string& name) {  // "{ vtid = 29304, …"
+    const size_t at = fields.find(" " + name + " = ");
+    if (at == std::string::npos) return std::string();
+    const size_t begin = at + name.size() + 4;
+    return fields.substr(begin, fields.find_first_of(", }", begin) - begin);
+  };
+  std::map<std::pair<std::string, std::string>, Sums> expected;  // (vtid, addr)
+  struct Frame {
+    std::string addr;
+    int64_t start, callees;
+  };
+  std::map<std::string, std::vector<Frame>> stacks;
+  for (const testing::BabeltraceEvent& e : BabeltraceEvents(Recording())) {
+    if (e.name != kEntry && e.name != kExit) continue;
+    const std::string vtid = field(e.fields, "vtid"), addr = field(e.fields, "addr");
+    std::vector<Frame>& stack = stacks[vtid];
+    if (e.name == kEntry) {
+      stack.push_back({addr, e.ns, 0});
+      continue;
+    }
+    ASSERT_FALSE(stack.empty());
+    const Frame f = stack.back();
+    stack.pop_back();
+    ASSERT_EQ(f.addr, addr);
+    const int64_t length = e.ns - f.start;
+    Sums& sums = expected[{vtid, addr}];
+    ++sums.calls;
+    if (std::none_of(stack.begin(), stack.end(), [&](const Frame& g) { return g.addr == addr; }))
+      sums.inclusive += length;
+    sums.exclusive += length - f.callees;
+    if (!stack.empty()) stack.back().callees += length;
+  }
+  ASSERT_EQ(expected.size(), 1 + 2 * kThreads);  // main; Worker and Nest per worker
+
+  testing::CommandResult r = testing::Macroscope("profile --format json " + testing::Quote(Recording()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::pair<std::string, std::string>, Sums> got;
+  for (const nlohmann::json& row : nlohmann::json::parse(r.out)) {
+    const std::string container = row["container"];
+    const std::string vtid = container.substr(container.rfind(' ') + 1);
+    got[{vtid, row["function"]}] = {row["calls"], row["inclusive_ns"], row["exclusive_ns"]};
+  }
+  EXPECT_EQ(got, expected);
+}
+
 using CtfRecordedCli = CtfRecorded;
 
 TEST_F(CtfRecordedCli, MetadataFileStandsForItsTrace) {
