@@ -3,6 +3,8 @@ test data (skipped without it), and the command's CSV as a DataFrame. The
 command's default catalog lives in a scratch folder of the session's own:
 no test reads or writes the user's catalog."""
 
+import collections
+import fractions
 import io
 import os
 import subprocess
@@ -44,3 +46,37 @@ def command_csv(*arguments, format_option=True):
     DataFrame, texts kept as texts."""
     more = ["--format", "csv"] if format_option else []
     return pandas.read_csv(io.StringIO(command(*arguments, *more)), keep_default_na=False, na_values=[""], dtype=str)
+
+
+def pj_dump_profile(path, start=None, end=None):
+    """`profile`'s rows computed from pj_dump's states of a Pajé trace (their
+    nesting level), clipped to [start, end] (Fractions of seconds):
+    {(container, function): [calls, inclusive ns, exclusive ns]}, times summed
+    exactly as the decimals pj_dump prints, rounded once. Inclusive time
+    counts a recursion once; exclusive is inclusive less the calls one level
+    down."""
+    dump = subprocess.run(["pj_dump", path], capture_output=True, text=True, check=True).stdout
+    states = []
+    for line in dump.splitlines():
+        f = [x.strip() for x in line.split(",")]
+        if f[0] == "State":
+            states.append((f[1], fractions.Fraction(f[3]), fractions.Fraction(f[4]), int(float(f[6])), f[7]))
+    states.sort(key=lambda s: (s[0], s[1], s[3]))
+    rows = collections.defaultdict(lambda: [0, 0, 0])
+    stacks = collections.defaultdict(list)
+    for container, a, b, level, function in states:
+        stack = stacks[container]
+        del stack[level:]
+        if (start is not None and b < start) or (end is not None and a > end):
+            continue
+        length = max(0, min(b, end if end is not None else b) - max(a, start if start is not None else a))
+        row = rows[(container, function)]
+        row[0] += 1
+        if all(frame != function for frame in stack):
+            row[1] += length
+        row[2] += length
+        if stack:
+            rows[(container, stack[-1])][2] -= length
+        stack.append(function)
+    return {key: [calls, round(inclusive * 10**9), round(exclusive * 10**9)]
+            for key, (calls, inclusive, exclusive) in rows.items()}

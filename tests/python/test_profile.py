@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import BINARY, command, command_csv, shared_file
+from conftest import BINARY, command, command_csv, pj_dump_profile, shared_file
 
 ENTER_LEAVE = re.compile(r'^(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: "(.*)" <\d+>')
 GROUP = re.compile(r'^LOCATION\s+(\d+)\s+Name: "(.*)" <\d+>, .*Group: "(.*)" <\d+>')
@@ -185,37 +185,6 @@ def recursive_trace(path):
         out.write(PAJE_HEADER + "".join(line + "\n" for _, line in lines))
 
 
-def pj_dump_profile(path, start=None, end=None):
-    """{(container, function): [calls, inclusive, exclusive]} from pj_dump's
-    states (their nesting level), clipped to [start, end]."""
-    dump = subprocess.run(["pj_dump", path], capture_output=True, text=True, check=True).stdout
-    states = []
-    for line in dump.splitlines():
-        f = [x.strip() for x in line.split(",")]
-        if f[0] == "State":
-            states.append((f[1], float(f[3]), float(f[4]), int(float(f[6])), f[7]))
-    states.sort(key=lambda s: (s[0], s[1], s[3]))
-    rows = collections.defaultdict(lambda: [0, 0.0, 0.0])
-    stacks = collections.defaultdict(list)
-    lo = -float("inf") if start is None else start
-    hi = float("inf") if end is None else end
-    for container, a, b, level, function in states:
-        stack = stacks[container]
-        del stack[level:]
-        if b < lo or a > hi:
-            continue
-        length = max(0.0, min(b, hi) - max(a, lo))
-        row = rows[(container, function)]
-        row[0] += 1
-        if all(frame[0] != function for frame in stack):
-            row[1] += length
-        row[2] += length
-        if stack:
-            rows[(container, stack[-1][0])][2] -= length
-        stack.append((function, b))
-    return rows
-
-
 @pytest.mark.parametrize("window", [None, ("+400", "+9000")])
 def test_recursion_is_counted_once(tmp_path, window):
     trace = str(tmp_path / "recursive.trace")
@@ -223,9 +192,8 @@ def test_recursion_is_counted_once(tmp_path, window):
     arguments = ["profile", trace] + (["--window", ",".join(window)] if window else [])
     got = {(r.container, r.function): [int(r.calls), int(r.inclusive_ns), int(r.exclusive_ns)]
            for r in command_csv(*arguments).itertuples()}
-    bounds = (float(window[0]), float(window[1])) if window else (None, None)
-    expected = {key: [calls, round(inc * 1e9), round(exc * 1e9)]
-                for key, (calls, inc, exc) in pj_dump_profile(trace, *bounds).items()}
+    bounds = (fractions.Fraction(window[0]), fractions.Fraction(window[1])) if window else (None, None)
+    expected = pj_dump_profile(trace, *bounds)
     assert got == expected
     # f calls itself through g: its inclusive time is less than its calls' lengths summed
     assert any(v[1] < v[2] + sum(w[1] for k, w in got.items() if k[0] == c and k[1] != "f")

@@ -1,0 +1,56 @@
+"""`profile` and `comm` on a trace SimGrid's SMPI records here: the MPI ring
+of data/smpi_ring.c compiled with smpicc and run by smpirun on the SimGrid
+tests' platform, traced with the message sizes. The matrix is the
+program's own messages (5 a rank, (r + 1) * 15000 bytes from rank r) and
+pj_dump's links; the profile is pj_dump's states (conftest.pj_dump_profile)."""
+
+import collections
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import command_csv, pj_dump_profile, source_file
+
+RANKS = 4
+
+
+@pytest.fixture(scope="module")
+def smpi_trace(tmp_path_factory):
+    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
+        pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
+    work = tmp_path_factory.mktemp("smpi")
+    program = str(work / "ring")
+    subprocess.run(["smpicc", "-O1", source_file("tests", "python", "data", "smpi_ring.c"), "-o", program],
+                   check=True, capture_output=True)
+    hosts = work / "hosts"
+    hosts.write_text("alpha\nbeta\ngamma\nalpha\n")
+    trace = str(work / "ring.trace")
+    subprocess.run(["smpirun", "-np", str(RANKS), "-platform",
+                    source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts), "-trace",
+                    "--cfg=tracing/smpi/display-sizes:yes", "-trace-file", trace, program],
+                   check=True, capture_output=True, cwd=str(work))
+    return trace
+
+
+def test_comm_is_the_programs_messages(smpi_trace):
+    matrix = command_csv("comm", smpi_trace)
+    got = {(r.sender, r.receiver): (int(r.messages), int(r.bytes)) for r in matrix.itertuples()}
+    assert got == {("rank-%d" % r, "rank-%d" % ((r + 1) % RANKS)): (5, (r + 1) * 15000) for r in range(RANKS)}
+    dump = subprocess.run(["pj_dump", smpi_trace], capture_output=True, text=True, check=True).stdout
+    links = collections.Counter()
+    for line in dump.splitlines():
+        f = [x.strip() for x in line.split(",")]
+        if f[0] == "Link":
+            links[(f[7], f[8])] += 1
+    assert links == {key: messages for key, (messages, _) in got.items()}
+
+
+def test_profile_is_pj_dumps_states(smpi_trace):
+    got = {(r.container, r.function): [int(r.calls), int(r.inclusive_ns), int(r.exclusive_ns)]
+           for r in command_csv("profile", smpi_trace).itertuples()}
+    assert got == pj_dump_profile(smpi_trace)
+    assert {f for (_, f) in got} >= {"PMPI_Send", "PMPI_Recv", "PMPI_Allreduce"}
+    total = command_csv("profile", "--total", smpi_trace)
+    assert {r.function: int(r.calls) for r in total.itertuples()}["PMPI_Send"] == 5 * RANKS
