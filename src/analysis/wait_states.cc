@@ -22,12 +22,12 @@ enum MpiKind : uint8_t {
   kOther,       // any other MPI call (MPI_Isend, MPI_Init…)
   kReceive,     // a blocking call that completes a receive: Late Sender's victim
   kSend,        // a blocking send: Late Receiver's victim
-  kNxN,         // an n-to-n collective: Wait at NxN
+  kNxN,         // an n-to-n collective: Wait at N x N
   kBarrier,     // MPI_Barrier: Wait at Barrier
   kCollective,  // another collective (blocking, no pattern here)
 };
 
-constexpr std::array<std::string_view, 4> kPatterns{"Late Sender", "Late Receiver", "Wait at NxN", "Wait at Barrier"};
+constexpr std::array<std::string_view, 4> kPatterns{"Late Sender", "Late Receiver", "Wait at N x N", "Wait at Barrier"};
 enum Pattern { kLateSender, kLateReceiver, kWaitNxN, kWaitBarrier };
 
 MpiKind KindOf(std::string_view name) {  // the name after MPI_, in capitals

@@ -1,5 +1,5 @@
 // `macroscope waits TRACE`: Scalasca's wait-state patterns of an MPI trace
-// per container and call path (Late Sender, Late Receiver, Wait at NxN,
+// per container and call path (Late Sender, Late Receiver, Wait at N x N,
 // Wait at Barrier), or with --idle each container's idle time, MPI time and
 // time waiting in MPI (docs/waits.md). analysis/wait_states.h computes
 // them; the query's wait_states() and idle_time() are the same tables.
@@ -27,7 +27,7 @@ void RegisterWaitsCommand(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
-      "waits", "MPI wait states (Scalasca's Late Sender, Late Receiver, Wait at NxN, Wait at Barrier) per container "
+      "waits", "MPI wait states (Scalasca's Late Sender, Late Receiver, Wait at N x N, Wait at Barrier) per container "
                "and call path (--idle: idle, MPI and waiting time per container)");
   cmd->add_option("files", args->files, "Trace files (or one store), read in order as one trace")->required();
   cmd->add_flag("--idle", args->idle, "Per container: its span, time in states, idle, in MPI, waiting in MPI");

@@ -47,7 +47,7 @@ constexpr std::array kFunctions{
                 "the calling context tree: id, parent, depth, function, path, calls, inclusive_ns, exclusive_ns, "
                 "as `profile --tree`"},
     FunctionDoc{"wait_states(start, end, container)",
-                "Scalasca's MPI wait states per pattern (Late Sender, Late Receiver, Wait at NxN, Wait at Barrier), "
+                "Scalasca's MPI wait states per pattern (Late Sender, Late Receiver, Wait at N x N, Wait at Barrier), "
                 "container and call path of the waiting call: instances, time_ns inside [start, end] (times as ts), "
                 "as `waits --format csv`"},
     FunctionDoc{"idle_time(start, end, container)",

@@ -6,7 +6,7 @@ are known by construction) from pj_dump's states and links (decimals summed
 exactly). The definitions (docs/waits.md): Late Sender, a blocking receive
 entered before the send call of its message (until that send's start);
 Late Receiver, a blocking send entered before its message's receive call
-and left after that started; Wait at NxN / Barrier, the k-th call of a
+and left after that started; Wait at N x N / Barrier, the k-th call of a
 collective on each rank, waiting until the last one's entry."""
 
 import collections
@@ -74,7 +74,7 @@ def patterns(calls, messages):
     for (name, _), members in instances.items():
         last = max(c[0] for _, c in members)
         for container, c in members:
-            wait("Wait at Barrier" if name == "BARRIER" else "Wait at NxN", container, c, last)
+            wait("Wait at Barrier" if name == "BARRIER" else "Wait at N x N", container, c, last)
     return rows
 
 
@@ -189,7 +189,7 @@ def test_smpi_patterns_are_pj_dumps_and_the_programs(smpi_trace):
     late = {(c, f): row for (p, c, f), row in got.items() if p == "Late Sender"}
     assert list(late) == [("rank-0", "PMPI_Recv")]
     assert late[("rank-0", "PMPI_Recv")][1] == pytest.approx(50_000_000, abs=1000)
-    for pattern, function in [("Wait at Barrier", "PMPI_Barrier"), ("Wait at NxN", "PMPI_Allreduce")]:
+    for pattern, function in [("Wait at Barrier", "PMPI_Barrier"), ("Wait at N x N", "PMPI_Allreduce")]:
         assert {c for (p, c, f) in got if p == pattern and f == function} == {"rank-1", "rank-2", "rank-3"}
     # rank 3 (4 * 10^7 flops at 1 Gflop/s) reaches the barrier 40 ms in,
     # rank 0 at 50 ms + its receive's end + 10 ms
@@ -216,3 +216,15 @@ def test_a_trace_without_mpi_calls_is_a_user_error_but_has_idle_time():
     assert len(idle) > 0 and (idle.mpi_ns.astype(int) == 0).all()
     bad = subprocess.run([BINARY, "waits", "--window", "5,1", trace], capture_output=True, text=True)
     assert bad.returncode == 1 and "--window" in bad.stderr
+
+
+def test_python_methods_are_the_command():
+    import macroscope
+
+    anchor = shared_file("otf2", "ping-pong-otf2", "traces.otf2")
+    t = macroscope.open(anchor)
+    for frame, printed in [(t.wait_states(), command_csv("waits", anchor)),
+                           (t.idle_time(), command_csv("waits", "--idle", anchor))]:
+        assert list(frame.columns) == list(printed.columns)
+        assert [[str(v) for v in row] for row in frame.itertuples(index=False)] == \
+            [list(row) for row in printed.itertuples(index=False)]
