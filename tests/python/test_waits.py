@@ -33,18 +33,22 @@ def mpi_name(function):
     return m.group(1).upper() if m else None
 
 
-def patterns(calls, messages):
+def patterns(calls, messages, window=None):
     """{(pattern, container, call path): [instances, time]} of `calls`
     ({container: [(start, end, path, function)]}, outermost MPI calls) and
-    `messages` ([(sender, receiver, send time, receive time)])."""
+    `messages` ([(sender, receiver, send time, receive time)]); with a
+    window (a, b), the waits' parts inside it."""
     rows = collections.defaultdict(lambda: [0, 0])
 
     def wait(pattern, container, call, until):
         start, end, path, _ = call
-        if until > start and min(until, end) > start:
+        a, b = start, min(until, end)
+        if window:
+            a, b = max(a, window[0]), min(b, window[1])
+        if until > start and b > a:
             row = rows[(pattern, container, path)]
             row[0] += 1
-            row[1] += min(until, end) - start
+            row[1] += b - a
 
     def holding(container, t):
         found = [c for c in calls.get(container, []) if c[0] <= t <= c[1]]
@@ -194,6 +198,17 @@ def test_smpi_patterns_are_pj_dumps_and_the_programs(smpi_trace):
     # rank 3 (4 * 10^7 flops at 1 Gflop/s) reaches the barrier 40 ms in,
     # rank 0 at 50 ms + its receive's end + 10 ms
     assert got[("Wait at Barrier", "rank-3", "PMPI_Barrier")][1] == pytest.approx(20_000_000, abs=200_000)
+
+
+def test_smpi_window_clips_the_waits(smpi_trace):
+    calls, messages = pj_dump_calls_and_messages(smpi_trace)
+    window = (fractions.Fraction("0.05"), fractions.Fraction("0.07"))
+    expected = {key: [n, round(t * 10**9)] for key, (n, t) in patterns(calls, messages, window).items()}
+    got = {(r.pattern, r.container, r.call_path): [int(r.instances), int(r.time_ns)]
+           for r in command_csv("waits", "--window", "+0.05,+0.07", smpi_trace).itertuples()}
+    assert got == expected and {p for p, _, _ in got} == {"Wait at Barrier"}  # the barrier only
+    only = command_csv("waits", smpi_trace, "--containers", "rank-3")
+    assert set(only.container) == {"rank-3"} and len(only) == 2
 
 
 def test_smpi_idle_time_is_pj_dumps(smpi_trace):
