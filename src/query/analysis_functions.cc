@@ -150,25 +150,27 @@ analysis::Table Stats(const EntitySource& source, const std::vector<analysis::Ce
                                    analysis::StatisticsTimes::kModelUnits);
 }
 
-// The calling context tree of (start, end, container), as `profile` makes it.
-analysis::CallTree CallTree(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
+// A request of (start, end, container): a window in the tables' time (ts)
+// and a container's subtree, as `profile` and `waits` take them.
+template <class Request>
+Request WindowAndContainer(const EntitySource& source, const std::vector<analysis::Cell>& a) {
   const Clock clock(source.trace().time_base());
-  analysis::ProfileRequest request;
+  Request request;
   request.start = OptionalTime(clock, a[0], "start");
   request.end = OptionalTime(clock, a[1], "end");
   if (const std::optional<std::string> container = OptionalText(a[2], "container")) request.containers = {*container};
-  return analysis::ComputeCallTree(source, request, cancel);
+  return request;
+}
+
+// The calling context tree of (start, end, container), as `profile` makes it.
+analysis::CallTree CallTree(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
+  return analysis::ComputeCallTree(source, WindowAndContainer<analysis::ProfileRequest>(source, a), cancel);
 }
 
 // The wait states of (start, end, container), as `waits` finds them.
 analysis::WaitStatesAccumulator WaitStates(const EntitySource& source, const Cancellation* cancel,
                                            const std::vector<analysis::Cell>& a) {
-  const Clock clock(source.trace().time_base());
-  analysis::WaitStatesRequest request;
-  request.start = OptionalTime(clock, a[0], "start");
-  request.end = OptionalTime(clock, a[1], "end");
-  if (const std::optional<std::string> container = OptionalText(a[2], "container")) request.containers = {*container};
-  return analysis::ComputeWaitStates(source, request, cancel);
+  return analysis::ComputeWaitStates(source, WindowAndContainer<analysis::WaitStatesRequest>(source, a), cancel);
 }
 
 analysis::Table Processes(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a,

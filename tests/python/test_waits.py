@@ -12,12 +12,11 @@ collective on each rank, waiting until the last one's entry."""
 import collections
 import fractions
 import re
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import BINARY, command_csv, shared_file, source_file
+from conftest import BINARY, command_csv, shared_file, smpi_record
 from test_profile import ENTER_LEAVE, GROUP, RATE, ns, rank_and_thread
 
 RECEIVES = {"RECV", "MRECV", "SENDRECV", "SENDRECV_REPLACE", "WAIT", "WAITALL", "WAITANY", "WAITSOME", "PROBE",
@@ -152,19 +151,7 @@ def test_ping_pong_idle_is_otf2_prints():
 
 @pytest.fixture(scope="module")
 def smpi_trace(tmp_path_factory):
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
-    work = tmp_path_factory.mktemp("smpi-waits")
-    program = str(work / "waits")
-    subprocess.run(["smpicc", "-O1", source_file("tests", "python", "data", "smpi_waits.c"), "-o", program],
-                   check=True, capture_output=True)
-    hosts = work / "hosts"
-    hosts.write_text("alpha\nbeta\ngamma\nalpha\n")  # 1, 2, 0.5 and 1 Gflop/s
-    trace = str(work / "waits.trace")
-    subprocess.run(["smpirun", "-np", "4", "-platform", source_file("tests", "paje", "simgrid", "ring_platform.xml"),
-                    "-hostfile", str(hosts), "-trace", "-trace-file", trace, program],
-                   check=True, capture_output=True, cwd=str(work))
-    return trace
+    return smpi_record(tmp_path_factory.mktemp("smpi-waits"), "smpi_waits", 4)
 
 
 def pj_dump_calls_and_messages(path):
