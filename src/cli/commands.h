@@ -33,6 +33,8 @@ void RegisterAnomaliesCommand(CLI::App& app);
 void RegisterCorrelateCommand(CLI::App& app);
 // `comm` (comm_command.cc).
 void RegisterCommCommand(CLI::App& app);
+// `waits` (waits_command.cc).
+void RegisterWaitsCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 // `catalog runs` and `catalog rerun`, in the catalog command's group.
 void RegisterCatalogRunCommands(CLI::App& catalog_group);

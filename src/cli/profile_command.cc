@@ -20,16 +20,6 @@ namespace macroscope::cli {
 
 namespace {
 
-// --window A,B as model times: each bound in any form ParseTime takes.
-void ParseWindow(const Trace& trace, const std::string& text, analysis::ProfileRequest& request) {
-  if (text.empty()) return;
-  const size_t comma = text.find(',');
-  if (comma == std::string::npos) throw UserError("--window: START,END, not '" + text + "'");
-  request.start = ParseTime(trace.time_base(), text.substr(0, comma), trace.start_time(), "--window");
-  request.end = ParseTime(trace.time_base(), text.substr(comma + 1), trace.start_time(), "--window");
-  if (!(*request.start <= *request.end)) throw UserError("--window: its end is before its start");
-}
-
 // The options both commands take: the trace, its window and containers.
 struct ProfileArgs {
   std::vector<std::string> files;
@@ -55,7 +45,7 @@ void WithCallTree(const ProfileArgs& args, Use&& use) {
                                   query::OpenedTrace::Indexes::kSkip);
   const Trace& trace = opened.source().trace();
   analysis::ProfileRequest request = args.request;
-  ParseWindow(trace, args.window, request);
+  ParseWindowOption(trace, args.window, request.start, request.end);
   use(trace, analysis::ComputeCallTree(opened.source(), request));
 }
 

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "formats/paje/last_time.h"
+#include "model/time_base.h"
+#include "util/error.h"
 
 namespace macroscope::cli {
 
@@ -70,6 +72,16 @@ bool StreamPaje(const std::vector<std::string>& files, const formats::ReadOption
   streaming.paje.simulator.drain_interval = size_t{1} << 20;
   LoadTrace(files, streaming, out);
   return out.trace.start_time() == 0 && out.trace.end_time() == *end;
+}
+
+void ParseWindowOption(const Trace& trace, const std::string& text, std::optional<double>& start,
+                       std::optional<double>& end) {
+  if (text.empty()) return;
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos) throw UserError("--window: START,END, not '" + text + "'");
+  start = ParseTime(trace.time_base(), text.substr(0, comma), trace.start_time(), "--window");
+  end = ParseTime(trace.time_base(), text.substr(comma + 1), trace.start_time(), "--window");
+  if (!(*start <= *end)) throw UserError("--window: its end is before its start");
 }
 
 }  // namespace macroscope::cli

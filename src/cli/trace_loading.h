@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct LoadedTrace {
 
 // Adds the reader options every trace-reading command shares.
 void AddReadOptions(CLI::App& command, formats::ReadOptions& options);
+
+// --window A,B (`text`; empty: none) as model times: each bound in any form
+// ParseTime takes. Throws UserError naming --window for a bad one.
+void ParseWindowOption(const Trace& trace, const std::string& text, std::optional<double>& start,
+                       std::optional<double>& end);
 
 // Throws UserError naming the file for unreadable or invalid input.
 void LoadTrace(const std::vector<std::string>& files, const formats::ReadOptions& options, LoadedTrace& out);

@@ -21,6 +21,7 @@
 #include "analysis/profile.h"
 #include "analysis/state_statistics.h"
 #include "analysis/trace_model.h"
+#include "analysis/wait_states.h"
 #include "loops/find_model.h"
 #include "loops/model_table.h"
 #include "loops/trace_series.h"
@@ -45,6 +46,13 @@ constexpr std::array kFunctions{
     FunctionDoc{"call_tree(start, end, container)",
                 "the calling context tree: id, parent, depth, function, path, calls, inclusive_ns, exclusive_ns, "
                 "as `profile --tree`"},
+    FunctionDoc{"wait_states(start, end, container)",
+                "Scalasca's MPI wait states per pattern (Late Sender, Late Receiver, Wait at N x N, Wait at Barrier), "
+                "container and call path of the waiting call: instances, time_ns inside [start, end] (times as ts), "
+                "as `waits --format csv`"},
+    FunctionDoc{"idle_time(start, end, container)",
+                "per container: span_ns, in_states_ns, idle_ns, mpi_ns, mpi_wait_ns inside [start, end], as "
+                "`waits --idle --format csv`"},
     FunctionDoc{"kernel_processes(pid)", "per thread: running, user, kernel, waiting… time (pid: that process's "
                                          "subtree only), as `kernel processes --format csv`"},
     FunctionDoc{"kernel_cpus(pid)", "per CPU and thread: its time, idle and unknown, as `kernel processes --cpus`"},
@@ -142,14 +150,27 @@ analysis::Table Stats(const EntitySource& source, const std::vector<analysis::Ce
                                    analysis::StatisticsTimes::kModelUnits);
 }
 
-// The calling context tree of (start, end, container), as `profile` makes it.
-analysis::CallTree CallTree(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
+// A request of (start, end, container): a window in the tables' time (ts)
+// and a container's subtree, as `profile` and `waits` take them.
+template <class Request>
+Request WindowAndContainer(const EntitySource& source, const std::vector<analysis::Cell>& a) {
   const Clock clock(source.trace().time_base());
-  analysis::ProfileRequest request;
+  Request request;
   request.start = OptionalTime(clock, a[0], "start");
   request.end = OptionalTime(clock, a[1], "end");
   if (const std::optional<std::string> container = OptionalText(a[2], "container")) request.containers = {*container};
-  return analysis::ComputeCallTree(source, request, cancel);
+  return request;
+}
+
+// The calling context tree of (start, end, container), as `profile` makes it.
+analysis::CallTree CallTree(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
+  return analysis::ComputeCallTree(source, WindowAndContainer<analysis::ProfileRequest>(source, a), cancel);
+}
+
+// The wait states of (start, end, container), as `waits` finds them.
+analysis::WaitStatesAccumulator WaitStates(const EntitySource& source, const Cancellation* cancel,
+                                           const std::vector<analysis::Cell>& a) {
+  return analysis::ComputeWaitStates(source, WindowAndContainer<analysis::WaitStatesRequest>(source, a), cancel);
 }
 
 analysis::Table Processes(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a,
@@ -330,6 +351,10 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s, c](const Args& a) { return analysis::ProfileTotalTable(s->trace(), CallTree(*s, c(), a)); });
   add("call_tree", analysis::CallTreeTable(trace, {}), window,
       [s, c](const Args& a) { return analysis::CallTreeTable(s->trace(), CallTree(*s, c(), a)); });
+  add("wait_states", analysis::WaitStatesAccumulator::PatternColumns(), window,
+      [s, c](const Args& a) { return WaitStates(*s, c(), a).Patterns(); });
+  add("idle_time", analysis::WaitStatesAccumulator::IdleColumns(), window,
+      [s, c](const Args& a) { return WaitStates(*s, c(), a).Idle(); });
   add("kernel_processes", analysis::kernel::ProcessesReport(std::nullopt, false).ToTable(trace), {"pid"},
       [s, c](const Args& a) { return Processes(*s, c(), a, false); });
   add("kernel_cpus", analysis::kernel::ProcessesReport(std::nullopt, true).ToTable(trace), {"pid"},

@@ -96,6 +96,12 @@ class Trace:
     def profile_total(self, start=None, end=None, container=None):
         return self.query(_call("profile_total", start, end, container))
 
+    def wait_states(self, start=None, end=None, container=None):
+        return self.query(_call("wait_states", start, end, container))
+
+    def idle_time(self, start=None, end=None, container=None):
+        return self.query(_call("idle_time", start, end, container))
+
     def call_tree(self, start=None, end=None, container=None):
         return self.query(_call("call_tree", start, end, container))
 
