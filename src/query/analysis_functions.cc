@@ -10,6 +10,7 @@
 #include "analysis/anomalies.h"
 #include "analysis/communication.h"
 #include "analysis/correlation.h"
+#include "analysis/critical_path.h"
 #include "analysis/entity_selection.h"
 #include "analysis/kernel/latency.h"
 #include "analysis/kernel/memory_table.h"
@@ -45,6 +46,12 @@ constexpr std::array kFunctions{
     FunctionDoc{"call_tree(start, end, container)",
                 "the calling context tree: id, parent, depth, function, path, calls, inclusive_ns, exclusive_ns, "
                 "as `profile --tree`"},
+    FunctionDoc{"critical_path()",
+                "the critical path of a message-passing trace, one row per segment in time order: container, "
+                "start, end (times as ts), function, length_ns, as `critical-path`"},
+    FunctionDoc{"critical_path_by(what)",
+                "the path's time per function or container (what 'function' or 'container'): name, length_ns, "
+                "share, as `critical-path --by WHAT`"},
     FunctionDoc{"kernel_processes(pid)", "per thread: running, user, kernel, waiting… time (pid: that process's "
                                          "subtree only), as `kernel processes --format csv`"},
     FunctionDoc{"kernel_cpus(pid)", "per CPU and thread: its time, idle and unknown, as `kernel processes --cpus`"},
@@ -330,6 +337,17 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s, c](const Args& a) { return analysis::ProfileTotalTable(s->trace(), CallTree(*s, c(), a)); });
   add("call_tree", analysis::CallTreeTable(trace, {}), window,
       [s, c](const Args& a) { return analysis::CallTreeTable(s->trace(), CallTree(*s, c(), a)); });
+  add("critical_path", analysis::CriticalPathTable(trace, {}, analysis::CriticalPathBy::kSegments), {},
+      [s, c](const Args&) {
+        return analysis::CriticalPathTable(s->trace(), analysis::ComputeCriticalPath(*s, c()),
+                                           analysis::CriticalPathBy::kSegments);
+      });
+  add("critical_path_by", analysis::CriticalPathTable(trace, {}, analysis::CriticalPathBy::kFunction), {"what"},
+      [s, c](const Args& a) {
+        const analysis::CriticalPathBy by =
+            analysis::ParseCriticalPathBy(OptionalText(a[0], "what").value_or(""), "what");
+        return analysis::CriticalPathTable(s->trace(), analysis::ComputeCriticalPath(*s, c()), by);
+      });
   add("kernel_processes", analysis::kernel::ProcessesReport(std::nullopt, false).ToTable(trace), {"pid"},
       [s, c](const Args& a) { return Processes(*s, c(), a, false); });
   add("kernel_cpus", analysis::kernel::ProcessesReport(std::nullopt, true).ToTable(trace), {"pid"},
