@@ -9,13 +9,12 @@ container."""
 
 import collections
 import re
-import shutil
 import subprocess
 from fractions import Fraction
 
 import pytest
 
-from conftest import BINARY, command_csv, shared_file, source_file
+from conftest import BINARY, command_csv, shared_file, smpi_record, source_file
 
 RANKS = 4
 COLLECTIVES = {"barrier", "bcast", "reduce", "allreduce", "alltoall", "allgather", "gather", "scatter"}
@@ -78,20 +77,8 @@ def stretches(segments, time):
 
 @pytest.fixture(scope="module")
 def smpi_chain(tmp_path_factory):
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
-    work = tmp_path_factory.mktemp("smpi")
-    program = str(work / "chain")
-    subprocess.run(["smpicc", "-O1", source_file("tests", "python", "data", "smpi_chain.c"), "-o", program],
-                   check=True, capture_output=True)
-    hosts = work / "hosts"
-    hosts.write_text("alpha\nbeta\ngamma\nalpha\n")  # speeds 1, 2, 0.5 and 1 Gflop/s
-    trace = str(work / "chain.trace")
-    subprocess.run(["smpirun", "-np", str(RANKS), "-platform",
-                    source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts), "-trace",
-                    "--cfg=tracing/smpi/computing:yes", "-trace-file", trace, program],
-                   check=True, capture_output=True, cwd=str(work))
-    return trace
+    # Ranks on hosts of 1, 2, 0.5 and 1 Gflop/s; computations traced as states.
+    return smpi_record(tmp_path_factory.mktemp("smpi"), "smpi_chain", RANKS, "--cfg=tracing/smpi/computing:yes")
 
 
 def pj_dump_walk(trace):

@@ -6,32 +6,18 @@ pj_dump's links; the profile is pj_dump's states (conftest.pj_dump_profile)."""
 
 import collections
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import command_csv, pj_dump_profile, source_file
+from conftest import command_csv, pj_dump_profile, smpi_record
 
 RANKS = 4
 
 
 @pytest.fixture(scope="module")
 def smpi_trace(tmp_path_factory):
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
-    work = tmp_path_factory.mktemp("smpi")
-    program = str(work / "ring")
-    subprocess.run(["smpicc", "-O1", source_file("tests", "python", "data", "smpi_ring.c"), "-o", program],
-                   check=True, capture_output=True)
-    hosts = work / "hosts"
-    hosts.write_text("alpha\nbeta\ngamma\nalpha\n")
-    trace = str(work / "ring.trace")
-    subprocess.run(["smpirun", "-np", str(RANKS), "-platform",
-                    source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts), "-trace",
-                    "--cfg=tracing/smpi/display-sizes:yes", "-trace-file", trace, program],
-                   check=True, capture_output=True, cwd=str(work))
-    return trace
+    return smpi_record(tmp_path_factory.mktemp("smpi"), "smpi_ring", RANKS, "--cfg=tracing/smpi/display-sizes:yes")
 
 
 def test_comm_is_the_programs_messages(smpi_trace):
