@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <limits>
 #include <map>
 #include <string>
@@ -64,7 +63,8 @@ void CriticalPathAccumulator::Add(const EntityChunk& chunk) {
     for (size_t i = 0; i < chunk.size(); ++i) {
       const ContainerId sender = chunk.PeerStart(i), receiver = chunk.PeerEnd(i);
       if (sender == kNone || receiver == kNone) continue;  // a link without both ends is no message
-      if (receiver >= received_.size()) received_.resize(receiver + 1);
+      // Every container a message names has a place, its sender too.
+      if (std::max(sender, receiver) >= received_.size()) received_.resize(std::max(sender, receiver) + 1);
       received_[receiver].push_back({sender, chunk.start[i], chunk.End(i)});
       ++messages_;
     }

@@ -14,6 +14,7 @@
 // named as MPI names them (with or without its profiling P prefix).
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
