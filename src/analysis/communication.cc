@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analysis/container_scope.h"
+#include "analysis/relative_time.h"
 #include "util/error.h"
 
 namespace macroscope::analysis {
@@ -57,14 +58,6 @@ struct Tally {
     else table.PutEmpty();
   }
 };
-
-// A model time as the query tables give a time relative to the trace's
-// start: whole ticks, or the decimal time.
-Cell Relative(const Trace& trace, double t) {
-  const double d = t - trace.start_time();
-  if (trace.time_base().whole_ticks) return Cell(std::in_place_type<int64_t>, static_cast<int64_t>(d));
-  return Cell(std::in_place_type<double>, d);
-}
 
 }  // namespace
 
@@ -220,8 +213,8 @@ Table CommunicationAccumulator::OverTime(const Trace& trace, const Communication
   }
   Table table = CommunicationColumns(CommunicationTable::kOverTime);
   for (int64_t k = 0; k < bins; ++k) {
-    table.Put(Relative(trace, edges[k]));
-    table.Put(Relative(trace, edges[k + 1]));
+    table.Put(RelativeTime(trace, edges[k]));
+    table.Put(RelativeTime(trace, edges[k + 1]));
     table.Put(tallies[k].messages);
     if (any_size) tallies[k].PutBytes(table);
     else table.PutEmpty();

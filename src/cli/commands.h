@@ -15,6 +15,7 @@ void RegisterOverviewCommand(CLI::App& app);
 void RegisterLoopsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterProfileCommand(CLI::App& app);
+void RegisterCriticalPathCommand(CLI::App& app);
 void RegisterFlameGraphCommand(CLI::App& app);
 void RegisterFormatsCommand(CLI::App& app);
 void RegisterConvertCommand(CLI::App& app);

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterLoopsCommand(app);
   macroscope::cli::RegisterStatsCommand(app);
   macroscope::cli::RegisterProfileCommand(app);
+  macroscope::cli::RegisterCriticalPathCommand(app);
   macroscope::cli::RegisterFlameGraphCommand(app);
   macroscope::cli::RegisterFormatsCommand(app);
   macroscope::cli::RegisterConvertCommand(app);

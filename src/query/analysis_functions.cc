@@ -10,6 +10,7 @@
 #include "analysis/anomalies.h"
 #include "analysis/communication.h"
 #include "analysis/correlation.h"
+#include "analysis/critical_path.h"
 #include "analysis/entity_selection.h"
 #include "analysis/kernel/latency.h"
 #include "analysis/kernel/memory_table.h"
@@ -53,6 +54,12 @@ constexpr std::array kFunctions{
     FunctionDoc{"idle_time(start, end, container)",
                 "per container: span_ns, in_states_ns, idle_ns, mpi_ns, mpi_wait_ns inside [start, end], as "
                 "`waits --idle --format csv`"},
+    FunctionDoc{"critical_path()",
+                "the critical path of a message-passing trace, one row per segment in time order: container, "
+                "start, end (times as ts), function, length_ns, as `critical-path`"},
+    FunctionDoc{"critical_path_by(what)",
+                "the path's time per function or container (what 'function' or 'container'): name, length_ns, "
+                "share, as `critical-path --by WHAT`"},
     FunctionDoc{"kernel_processes(pid)", "per thread: running, user, kernel, waiting… time (pid: that process's "
                                          "subtree only), as `kernel processes --format csv`"},
     FunctionDoc{"kernel_cpus(pid)", "per CPU and thread: its time, idle and unknown, as `kernel processes --cpus`"},
@@ -355,6 +362,17 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s, c](const Args& a) { return WaitStates(*s, c(), a).Patterns(); });
   add("idle_time", analysis::WaitStatesAccumulator::IdleColumns(), window,
       [s, c](const Args& a) { return WaitStates(*s, c(), a).Idle(); });
+  add("critical_path", analysis::CriticalPathTable(trace, {}, analysis::CriticalPathBy::kSegments), {},
+      [s, c](const Args&) {
+        return analysis::CriticalPathTable(s->trace(), analysis::ComputeCriticalPath(*s, c()),
+                                           analysis::CriticalPathBy::kSegments);
+      });
+  add("critical_path_by", analysis::CriticalPathTable(trace, {}, analysis::CriticalPathBy::kFunction), {"what"},
+      [s, c](const Args& a) {
+        const analysis::CriticalPathBy by =
+            analysis::ParseCriticalPathBy(OptionalText(a[0], "what").value_or(""), "what");
+        return analysis::CriticalPathTable(s->trace(), analysis::ComputeCriticalPath(*s, c()), by);
+      });
   add("kernel_processes", analysis::kernel::ProcessesReport(std::nullopt, false).ToTable(trace), {"pid"},
       [s, c](const Args& a) { return Processes(*s, c(), a, false); });
   add("kernel_cpus", analysis::kernel::ProcessesReport(std::nullopt, true).ToTable(trace), {"pid"},

@@ -49,26 +49,6 @@ def command_csv(*arguments, format_option=True):
     return pandas.read_csv(io.StringIO(command(*arguments, *more)), keep_default_na=False, na_values=[""], dtype=str)
 
 
-def smpi_record(work, program, ranks, *options):
-    """The Pajé trace SimGrid's SMPI records of data/PROGRAM.c compiled with
-    smpicc and run by smpirun on `ranks` ranks on the SimGrid tests'
-    platform (hosts alpha, beta, gamma, alpha: 1, 2, 0.5 and 1 Gflop/s),
-    in the folder `work`; skips without SimGrid."""
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
-    binary = str(work / program)
-    subprocess.run(["smpicc", "-O1", source_file("tests", "python", "data", program + ".c"), "-o", binary],
-                   check=True, capture_output=True)
-    hosts = work / "hosts"
-    hosts.write_text("alpha\nbeta\ngamma\nalpha\n")
-    trace = str(work / (program + ".trace"))
-    subprocess.run(["smpirun", "-np", str(ranks), "-platform",
-                    source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts), "-trace",
-                    *options, "-trace-file", trace, binary],
-                   check=True, capture_output=True, cwd=str(work))
-    return trace
-
-
 def pj_dump_profile(path, start=None, end=None):
     """`profile`'s rows computed from pj_dump's states of a Pajé trace (their
     nesting level), clipped to [start, end] (Fractions of seconds):
@@ -101,3 +81,23 @@ def pj_dump_profile(path, start=None, end=None):
         stack.append(function)
     return {key: [calls, round(inclusive * 10**9), round(exclusive * 10**9)]
             for key, (calls, inclusive, exclusive) in rows.items()}
+
+
+def smpi_record(work, program, ranks, *options):
+    """The Pajé trace SimGrid's SMPI records of data/PROGRAM.c, compiled with
+    smpicc and run by smpirun in folder `work` on the SimGrid tests'
+    platform, ranks on alpha, beta, gamma, alpha… (1, 2 and 0.5 Gflop/s),
+    with smpirun's `options`; skipped without SimGrid."""
+    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
+        pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
+    binary = str(work / program)
+    subprocess.run(["smpicc", "-O1", source_file("tests", "python", "data", program + ".c"), "-o", binary],
+                   check=True, capture_output=True)
+    hosts = work / "hosts"
+    hosts.write_text("".join(["alpha", "beta", "gamma"][r % 3] + "\n" for r in range(ranks)))
+    trace = str(work / (program + ".trace"))
+    subprocess.run(["smpirun", "-np", str(ranks), "-platform",
+                    source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts), "-trace",
+                    *options, "-trace-file", trace, binary],
+                   check=True, capture_output=True, cwd=str(work))
+    return trace

@@ -5,7 +5,6 @@ program's own messages (5 a rank, (r + 1) * 15000 bytes from rank r) and
 pj_dump's links; the profile is pj_dump's states (conftest.pj_dump_profile)."""
 
 import collections
-import os
 import subprocess
 
 import pytest

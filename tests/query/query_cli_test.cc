@@ -291,6 +291,18 @@ TEST(QueryCliTest, AnalysesAreTheirCommands) {
   EXPECT_EQ(r.err.rfind("macroscope: anomalies: selection 'Nope': no entity to measure", 0), 0u) << r.err;
 }
 
+// The critical path, on a trace whose messages it follows.
+TEST(QueryCliTest, CriticalPathIsItsCommand) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string otf2 = SharedTestData() + "/otf2/ping-pong-otf2/traces.otf2";
+  ExpectSameAsCommand(otf2, "SELECT * FROM critical_path()", "critical-path");
+  ExpectSameAsCommand(otf2, "SELECT * FROM critical_path_by('function')", "critical-path --by function");
+  ExpectSameAsCommand(otf2, "SELECT * FROM critical_path_by('container')", "critical-path --by container");
+  CommandResult bad = Macroscope("query " + Quote(otf2) + " \"SELECT * FROM critical_path_by('thread')\"");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("what: 'function' or 'container', not 'thread'"), std::string::npos) << bad.err;
+}
+
 // The kernel analyses, on a kernel trace perf recorded (CTF).
 TEST(QueryCliTest, KernelAnalysesAreTheirCommands) {
   MACROSCOPE_NEEDS_SHARED_TESTDATA();

@@ -105,6 +105,12 @@ class Trace:
     def call_tree(self, start=None, end=None, container=None):
         return self.query(_call("call_tree", start, end, container))
 
+    def critical_path(self, by=None):
+        """The critical path's segments, or its time per 'function' or 'container' (by)."""
+        if by is None:
+            return self.query(_call("critical_path"))
+        return self.query(_call("critical_path_by", by))
+
     def kernel_processes(self, pid=None):
         return self.query(_call("kernel_processes", pid))
 
