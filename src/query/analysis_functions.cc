@@ -393,9 +393,10 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s, c](const Args& a) { return Aggregation(*s, c(), a); });
   add("plist", analysis::PListTable(false), {"slices", "mode", "start", "end"},
       [s, c](const Args& a) { return PList(*s, c(), a); });
-  for (const auto& [name, table] : {std::pair{"comm", analysis::CommunicationTable::kMatrix},
-                                    std::pair{"comm_histogram", analysis::CommunicationTable::kHistogram},
-                                    std::pair{"comm_over_time", analysis::CommunicationTable::kOverTime}}) {
+  for (const auto& [name, kind] : {std::pair{"comm", analysis::CommunicationTable::kMatrix},
+                                   std::pair{"comm_histogram", analysis::CommunicationTable::kHistogram},
+                                   std::pair{"comm_over_time", analysis::CommunicationTable::kOverTime}}) {
+    const analysis::CommunicationTable table = kind;  // a lambda captures a variable, not a binding (clang 14)
     add(name, analysis::CommunicationColumns(table),
         {table == analysis::CommunicationTable::kMatrix ? "level" : "bins", "start", "end"},
         [s, c, table](const Args& a) { return Communication(*s, c(), a, table); });
