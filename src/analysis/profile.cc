@@ -161,7 +161,7 @@ CallTree ComputeCallTree(const EntitySource& source, const ProfileRequest& reque
       profile.Add(chunk);
     });
   }
-  return profile.tree();
+  return std::move(profile).TakeTree();  // its nodes moved, not copied
 }
 
 Table ProfileTable(const Trace& trace, const CallTree& tree) {

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analysis/cancellation.h"
@@ -64,7 +65,8 @@ class ProfileAccumulator {
   // store's earlier chunks.
   void Add(const EntityChunk& chunk);
 
-  const CallTree& tree() const { return tree_; }
+  // The tree once every chunk is added; the accumulator is spent.
+  CallTree TakeTree() && { return std::move(tree_); }
 
  private:
   struct Frame {
