@@ -78,8 +78,11 @@ int main(int argc, char** argv) {
     const uint64_t target = std::stoull(argv[3]);
     const uint64_t seed = argc == 5 ? std::stoull(argv[4]) : 42;
     if (P < 2) throw std::runtime_error("at least 2 processes");
-    OTF2_Archive* archive = OTF2_Archive_Open(directory.c_str(), "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MAX,
-                                              OTF2_CHUNK_SIZE_MAX, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    // Score-P's chunk sizes (1 MiB of events, 256 KiB of definitions, as the
+    // archives it writes say): a reader allocates one chunk a location.
+    constexpr uint64_t kEventChunk = 1 << 20, kDefinitionChunk = 1 << 18;
+    OTF2_Archive* archive = OTF2_Archive_Open(directory.c_str(), "traces", OTF2_FILEMODE_WRITE, kEventChunk,
+                                              kDefinitionChunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (archive == nullptr) throw std::runtime_error("cannot open " + directory);
     OTF2_FlushCallbacks flush = {
         [](void*, OTF2_FileType, OTF2_LocationRef, void*, bool) -> OTF2_FlushType { return OTF2_FLUSH; },

@@ -107,7 +107,14 @@ bool ProfileAccumulator::Wants(const EntityStore& store) const {
   return store.kind == TypeKind::kState && in_scope_[store.container];
 }
 
-uint32_t ProfileAccumulator::Child(uint32_t parent, StringId function) {
+uint32_t ProfileAccumulator::Child(uint32_t parent, StringId function, LastCall& last) {
+  if (last.child != kNoNode && last.function == function) return last.child;
+  last.function = function;
+  last.child = FindOrAddChild(parent, function);
+  return last.child;
+}
+
+uint32_t ProfileAccumulator::FindOrAddChild(uint32_t parent, StringId function) {
   const uint64_t key = uint64_t{parent} << 32 | function;
   auto [it, added] = children_.try_emplace(key, static_cast<uint32_t>(tree_.nodes.size()));
   if (added) {
@@ -140,14 +147,14 @@ void ProfileAccumulator::Add(const EntityChunk& chunk) {
     while (!frames.empty() && (frames.size() > level || frames.back().end < a)) frames.pop_back();
     if (b < start_ || a > end_) continue;  // so are the states it encloses
     const uint32_t parent = frames.empty() ? stack.root : frames.back().node;
-    const uint32_t n = Child(parent, chunk.value[i]);
+    const uint32_t n = Child(parent, chunk.value[i], frames.empty() ? stack.last : frames.back().last);
     const double d = std::max(0.0, std::min(b, end_) - std::max(a, start_));
     CallNode& node = tree_.nodes[n];
     ++node.calls;
     node.inclusive.Add(d);
     node.exclusive.Add(d);
     if (parent != stack.root) tree_.nodes[parent].exclusive.Add(-d);
-    frames.push_back({b, n});
+    frames.push_back({b, n, {}});
   }
 }
 

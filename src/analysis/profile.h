@@ -69,15 +69,24 @@ class ProfileAccumulator {
   CallTree TakeTree() && { return std::move(tree_); }
 
  private:
+  // The child a node called last: a caller in a loop calls the same
+  // function again and again, found without a lookup.
+  struct LastCall {
+    StringId function = kEmptyString;
+    uint32_t child = UINT32_MAX;
+  };
   struct Frame {
     double end;
     uint32_t node;
+    LastCall last;
   };
   struct Stack {
     std::vector<Frame> frames;
     uint32_t root = UINT32_MAX;
+    LastCall last;  // the root's
   };
-  uint32_t Child(uint32_t parent, StringId function);
+  uint32_t Child(uint32_t parent, StringId function, LastCall& last);
+  uint32_t FindOrAddChild(uint32_t parent, StringId function);
 
   const Trace& trace_;
   double start_, end_;

@@ -59,7 +59,9 @@ void RegisterCommCommand(CLI::App& app) {
     }
     analysis::CommunicationAccumulator messages;
     Trace trace;
-    StreamEntities(args->files, args->read, trace,
+    formats::ReadOptions read = args->read;
+    read.kinds = formats::EntityKinds::Only({TypeKind::kLink});  // messages are links
+    StreamEntities(args->files, read, trace,
                    [&](const Trace& t, const EntityChunk& chunk) { messages.Add(t, chunk); });
     if (comma) {
       const TimeBase& base = trace.time_base();

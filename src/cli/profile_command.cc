@@ -41,7 +41,9 @@ void AddProfileOptions(CLI::App& cmd, ProfileArgs& args) {
 // The calling context tree the options ask for; `use` gets it with its trace.
 template <class Use>
 void WithCallTree(const ProfileArgs& args, Use&& use) {
-  const query::OpenedTrace opened(args.files, args.read, store::CacheBudget::Scanning(),
+  formats::ReadOptions read = args.read;
+  read.kinds = formats::EntityKinds::Only({TypeKind::kState});  // functions are states
+  const query::OpenedTrace opened(args.files, read, store::CacheBudget::Scanning(),
                                   query::OpenedTrace::Indexes::kSkip);
   const Trace& trace = opened.source().trace();
   analysis::ProfileRequest request = args.request;

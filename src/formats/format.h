@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,26 @@
 #include "model/trace.h"
 
 namespace macroscope::formats {
+
+// The kinds of entities a caller reads (TypeKind: states, events,
+// variables, links), a bit each. A reader may leave the other kinds out
+// where that saves work; the trace's containers, span and time base are
+// those of a whole reading.
+class EntityKinds {
+ public:
+  static EntityKinds All() { return EntityKinds(0xff); }
+  static EntityKinds Only(std::initializer_list<TypeKind> kinds) {
+    uint8_t bits = 0;
+    for (TypeKind kind : kinds) bits |= Bit(kind);
+    return EntityKinds(bits);
+  }
+  bool Has(TypeKind kind) const { return (bits_ & Bit(kind)) != 0; }
+
+ private:
+  explicit EntityKinds(uint8_t bits) : bits_(bits) {}
+  static uint8_t Bit(TypeKind kind) { return static_cast<uint8_t>(1u << static_cast<unsigned>(kind)); }
+  uint8_t bits_;
+};
 
 // Options of every reader; each format takes what applies to it.
 struct ReadOptions {
@@ -56,6 +77,10 @@ struct ReadOptions {
   // reads its header and directories, not one chunk (`info`). Other
   // formats read as usual and leave store_sizes empty.
   bool description_only = false;
+  // What the caller reads (EntityKinds): OTF2 leaves out the messages
+  // (links) or the regions' enter/leave records (states) not asked for;
+  // other formats read everything.
+  EntityKinds kinds = EntityKinds::All();
 };
 
 // The simulator options a non-Pajé reader takes from `options`: the sink

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -206,6 +207,32 @@ TEST_F(Otf2Sample, CountsAgreeWithOtf2Print) {
   EXPECT_EQ(static_cast<size_t>(counts["METRIC"] * 2), trace_.CountEntities(TypeKind::kVariable));
   EXPECT_EQ(static_cast<size_t>(counts["PROGRAM_BEGIN"] + counts["PROGRAM_END"]),
             trace_.CountEntities(TypeKind::kEvent));
+}
+
+// A reading of some kinds only (profile reads states, comm links): each
+// kind asked for is the whole reading's, entity for entity; the others are
+// left out; the span and the containers are the whole reading's.
+TEST_F(Otf2Sample, ReadingSomeKindsKeepsThemWholeAndTheSpan) {
+  const std::vector<TypeKind> kinds = {TypeKind::kState, TypeKind::kEvent, TypeKind::kVariable, TypeKind::kLink};
+  for (TypeKind kind : kinds) {
+    SCOPED_TRACE(std::string(TypeKindName(kind)));
+    formats::ReadOptions options;
+    options.kinds = formats::EntityKinds::Only({kind});
+    Trace some;
+    formats::ReadTrace({anchor_}, options, some);
+    EXPECT_EQ(some.start_time(), trace_.start_time());
+    EXPECT_EQ(some.end_time(), trace_.end_time());
+    EXPECT_EQ(some.containers().size(), trace_.containers().size());
+    for (TypeKind other : kinds)
+      EXPECT_EQ(some.CountEntities(other), other == kind ? trace_.CountEntities(other) : 0u) << TypeKindName(other);
+    // The same entities: each store of that kind, start for start.
+    std::multiset<double> whole_starts, some_starts;
+    for (const EntityStore& store : trace_.stores())
+      if (store.kind == kind) whole_starts.insert(store.start.begin(), store.start.end());
+    for (const EntityStore& store : some.stores())
+      if (store.kind == kind) some_starts.insert(store.start.begin(), store.start.end());
+    EXPECT_EQ(some_starts, whole_starts);
+  }
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ std::string FindAnchor(const std::string& path) {
 }
 
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share, int threads, bool gather) {
+                         formats::PartExchange* share, int threads, bool gather, formats::EntityKinds kinds) {
   const std::string anchor = FindAnchor(path);
   if (anchor.empty()) throw UserError(path + ": no single OTF2 anchor file (NAME.otf2) in this directory");
 
@@ -110,6 +110,7 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
 
   paje::Simulator simulator(trace, options);
   EventTranslator translator(defs, trace, simulator);
+  translator.Read(kinds);
   // One part sees every message: nothing to hold.
   if (share && share->parts() > 1) translator.HoldMessages();
   std::string error;

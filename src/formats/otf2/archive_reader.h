@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "formats/format.h"
 #include "formats/paje/simulator.h"
 #include "formats/part_exchange.h"
 #include "model/trace.h"
@@ -33,9 +34,11 @@ struct ArchiveStats {
 // event files, the result the same (location_threads.h). Shared, every
 // part ends with the whole reading's types (part_types.h); `gather`: part
 // 0 with every part's entities, numbered as a whole reading numbers them
-// (part_stores.h), the others with none.
+// (part_stores.h), the others with none. `kinds`: the entity kinds read
+// (EventTranslator::Read).
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share = nullptr, int threads = 1, bool gather = false);
+                         formats::PartExchange* share = nullptr, int threads = 1, bool gather = false,
+                         formats::EntityKinds kinds = formats::EntityKinds::All());
 
 // The anchor file of `path` (itself, or the one anchor in the directory
 // `path`); empty when there is none or several.

@@ -37,10 +37,23 @@ double MetricNumber(OTF2_Type type, const OTF2_MetricValue& value) {
   }
 }
 
+// The kind of entity a record makes (a message whose peer is unknown is
+// left out with the links).
+TypeKind KindOf(EventRecord::Kind kind) {
+  switch (kind) {
+    case EventRecord::Kind::kEnter:
+    case EventRecord::Kind::kLeave: return TypeKind::kState;
+    case EventRecord::Kind::kMessage: return TypeKind::kLink;
+    case EventRecord::Kind::kMetric: return TypeKind::kVariable;
+    default: return TypeKind::kEvent;
+  }
+}
+
 }  // namespace
 
 OTF2_CallbackCode EventTranslator::Take(const EventRecord& r) {
   return Record(r.time, r.location, [&](double when) {
+    if (!kinds_.Has(KindOf(r.kind))) return;
     if (hold_messages_) Position(r.location, r.time);
     switch (r.kind) {
       case EventRecord::Kind::kPunctual:
@@ -50,15 +63,12 @@ OTF2_CallbackCode EventTranslator::Take(const EventRecord& r) {
                         trace_.strings().Intern(defs_.String(static_cast<OTF2_StringRef>(r.ref))), r.attributes);
       case EventRecord::Kind::kEnter: {
         const Location& at = At(r.location);
-        auto it = defs_.regions.find(static_cast<OTF2_RegionRef>(r.ref));
-        std::string name = it == defs_.regions.end() ? "region " + std::to_string(r.ref) : defs_.String(it->second);
-        return simulator_.PushState(when, EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
-                                    trace_.strings().Intern(name), Attributes(r.attributes));
+        return simulator_.PushState(when, RegionType(at.container), at.identifier, RegionName(r.ref),
+                                    Attributes(r.attributes));
       }
       case EventRecord::Kind::kLeave: {
         const Location& at = At(r.location);
-        return simulator_.PopState(when, EntityType(TypeKind::kState, at.container, "Region"), at.identifier,
-                                   Attributes(r.attributes));
+        return simulator_.PopState(when, RegionType(at.container), at.identifier, Attributes(r.attributes));
       }
       case EventRecord::Kind::kMessage:
         return Message(r.send, r.location, when, r.peer, r.comm, r.tag, r.length, r.attributes, r.name);
@@ -183,6 +193,21 @@ StringId EventTranslator::ContainerType(TypeId parent_type, const std::string& n
   simulator_.DefineContainerType(parent_identifier, trace_.strings().Intern(name), identifier);
   types_.emplace(std::move(key), identifier);
   return identifier;
+}
+
+StringId EventTranslator::RegionType(ContainerId container) {
+  auto it = region_types_.find(container);
+  if (it == region_types_.end())
+    it = region_types_.emplace(container, EntityType(TypeKind::kState, container, "Region")).first;
+  return it->second;
+}
+
+StringId EventTranslator::RegionName(uint64_t region) {
+  auto it = region_names_.find(region);
+  if (it != region_names_.end()) return it->second;
+  auto def = defs_.regions.find(static_cast<OTF2_RegionRef>(region));
+  std::string name = def == defs_.regions.end() ? "region " + std::to_string(region) : defs_.String(def->second);
+  return region_names_.emplace(region, trace_.strings().Intern(name)).first->second;
 }
 
 StringId EventTranslator::EntityType(TypeKind kind, ContainerId container, const std::string& name) {

@@ -48,6 +48,7 @@
 
 #include "formats/otf2/definitions.h"
 #include "formats/otf2/event_record.h"
+#include "formats/format.h"
 #include "formats/otf2/part_types.h"
 #include "formats/part_exchange.h"
 #include "formats/paje/simulator.h"
@@ -70,6 +71,11 @@ class EventTranslator : public RecordSink {
   // Shared reading: messages are held from now on, and the first use of
   // every entity type noted (part_types.h; call before the records).
   void HoldMessages() { hold_messages_ = true; }
+  // Only these kinds of entities from now on: regions' enter and leave
+  // records without states, messages without links, metrics without
+  // variables, other records without events are counted in the span and
+  // left out (call before the records).
+  void Read(formats::EntityKinds kinds) { kinds_ = kinds; }
   // Instead of Finish(), collectively with the other parts: `owner` says
   // which part reads a location. Collective calls come first, so that a
   // part that throws here (SimulationError) throws after its last one.
@@ -123,6 +129,10 @@ class EventTranslator : public RecordSink {
   // The identifier of the entity type (kind, name) under the type of
   // `container`, defined on first use.
   StringId EntityType(TypeKind kind, ContainerId container, const std::string& name);
+  // EntityType of the "Region" states of `container`, and a region's name
+  // (its definition's, else "region N"), each made once.
+  StringId RegionType(ContainerId container);
+  StringId RegionName(uint64_t region);
   StringId LinkType(ContainerId parent, ContainerId start, ContainerId end);
   // The lowest container holding both.
   ContainerId Common(ContainerId a, ContainerId b) const;
@@ -157,6 +167,8 @@ class EventTranslator : public RecordSink {
   std::unordered_map<OTF2_LocationGroupRef, ContainerId> groups_;
   std::map<std::tuple<TypeId, TypeKind, std::string>, StringId> types_;  // (parent, kind, name) -> identifier
   std::map<std::tuple<TypeId, TypeId, TypeId>, StringId> link_types_;   // (parent, start, end) -> identifier
+  std::unordered_map<ContainerId, StringId> region_types_;             // RegionType
+  std::unordered_map<uint64_t, StringId> region_names_;                // RegionName
   // Messages seen so far per (communicator, sender, receiver, tag), on the
   // sending and on the receiving side: the n-th send matches the n-th
   // receive (MPI's non-overtaking rule).
@@ -164,6 +176,7 @@ class EventTranslator : public RecordSink {
   std::map<Channel, uint64_t> sent_, received_;
   std::vector<ExtraField> extras_;
   bool hold_messages_ = false;
+  formats::EntityKinds kinds_ = formats::EntityKinds::All();
   std::vector<MessageHalf> held_;
   ReadingPosition now_;  // the current record's, seq counting the notes
   std::vector<ReadingPosition> stores_at_;

@@ -29,7 +29,8 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   const int threads = options.threads > 0 ? options.threads
                                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
   // `paje.gather`: the import's wish, for every reader in parts.
-  ArchiveStats s = ReadArchive(files.front(), simulator, trace, options.share, threads, options.paje.gather);
+  ArchiveStats s =
+      ReadArchive(files.front(), simulator, trace, options.share, threads, options.paje.gather, options.kinds);
   return {.events = s.records, .bytes = s.bytes};
 }
 
