@@ -200,6 +200,14 @@ def test_an_absent_alignment_event_names_its_trace(runs):
     err = failure("diff", a, b, "--align", "event:NOPE")
     assert "--align event:NOPE: " + a in err and "has no event or state named 'NOPE'" in err, err
     assert "event:" in failure("diff", a, b, "--align", "middle")
+    assert "--by thread: " + a in failure("diff", a, b, "--by", "thread")
+    assert "unmatched" in failure("diff", a, b, "--by", "rank")
+
+
+def test_the_picture_is_not_built_yet(runs, tmp_path):
+    a, b = runs
+    assert "not built yet" in failure("diff", a, b, "-o", str(tmp_path / "d.svg"))
+    assert ".svg or .png" in failure("diff", a, b, "-o", str(tmp_path / "d.txt"))
 
 
 def test_a_missing_file_is_named(tmp_path):
