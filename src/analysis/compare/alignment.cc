@@ -64,9 +64,11 @@ AlignedSpan AlignRuns(const Trace& a, std::string_view a_name, const Trace& b, s
   if (alignment.mode == AlignMode::kNone) {
     const TimeBase &ta = a.time_base(), &tb = b.time_base();
     if (ta.epoch_ns && tb.epoch_ns) {
-      // B's model time at A's origin's wall-clock instant.
-      out.b_origin = tb.Ticks(static_cast<double>(*ta.epoch_ns - *tb.epoch_ns) * 1e-9);
-      if (tb.num == 1 && tb.den == 1000000000) out.b_origin = static_cast<double>(*ta.epoch_ns - *tb.epoch_ns);
+      // B's model time at A's origin's wall-clock instant: exact in
+      // nanosecond ticks (LTTng's), else the nearest double.
+      const int64_t ns = *ta.epoch_ns - *tb.epoch_ns;
+      out.b_origin = tb.num == 1 && tb.den == 1000000000 ? static_cast<double>(ns)
+                                                          : tb.Ticks(static_cast<double>(ns) * 1e-9);
     } else if (ta.whole_ticks && tb.whole_ticks && ta.num == tb.num && ta.den == tb.den) {
       out.b_origin = static_cast<double>(ta.origin - tb.origin);
     } else {
