@@ -1,7 +1,6 @@
 #include "analysis/compare/alignment.h"
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 
 #include "util/error.h"

@@ -6,6 +6,9 @@
 // trees' FlatProfile), its sums exact, rounded once to ns per run.
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include "analysis/compare/run_matching.h"
 #include "analysis/profile.h"
 #include "analysis/table.h"
