@@ -62,15 +62,8 @@ void Walk(const Children& children, uint32_t root, Enter&& enter, Leave&& leave)
   }
 }
 
-// A function's sums in one container (or over all of them).
-struct FunctionSums {
-  uint64_t calls = 0;
-  ExactSum inclusive, exclusive;
-};
+}  // namespace
 
-// Per container, per function: calls, exclusive time, and inclusive time
-// counted once through recursion (only the calls with no caller of the
-// same function on their path).
 std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> FlatProfile(const Trace& trace,
                                                                                 const CallTree& tree) {
   const Children children(trace, tree);
@@ -92,8 +85,6 @@ std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> FlatProfil
   }
   return out;
 }
-
-}  // namespace
 
 ProfileAccumulator::ProfileAccumulator(const Trace& trace, const ProfileRequest& request)
     : trace_(trace),

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -101,6 +102,19 @@ class ProfileAccumulator {
 // chunk; stops with Cancelled between chunks once `cancel` is set.
 CallTree ComputeCallTree(const EntitySource& source, const ProfileRequest& request,
                          const Cancellation* cancel = nullptr);
+
+// A function's sums in one container (or over all of them).
+struct FunctionSums {
+  uint64_t calls = 0;
+  ExactSum inclusive, exclusive;
+};
+
+// Per container (those with states, in container order), per function:
+// calls, exclusive time, and inclusive time counted once through recursion
+// (only the calls with no caller of the same function on their path). What
+// every table below and the comparison of two runs (compare/) sum.
+std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> FlatProfile(const Trace& trace,
+                                                                                const CallTree& tree);
 
 // One row per (container, function) in container order, then by decreasing
 // exclusive time: container (path), function, calls, inclusive_ns,

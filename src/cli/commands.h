@@ -36,6 +36,8 @@ void RegisterCorrelateCommand(CLI::App& app);
 void RegisterCommCommand(CLI::App& app);
 // `waits` (waits_command.cc).
 void RegisterWaitsCommand(CLI::App& app);
+// `diff` (diff_command.cc).
+void RegisterDiffCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 // `catalog runs` and `catalog rerun`, in the catalog command's group.
 void RegisterCatalogRunCommands(CLI::App& catalog_group);

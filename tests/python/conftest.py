@@ -49,13 +49,14 @@ def command_csv(*arguments, format_option=True):
     return pandas.read_csv(io.StringIO(command(*arguments, *more)), keep_default_na=False, na_values=[""], dtype=str)
 
 
-def pj_dump_profile(path, start=None, end=None):
+def pj_dump_profile(path, start=None, end=None, exact=False):
     """`profile`'s rows computed from pj_dump's states of a Pajé trace (their
     nesting level), clipped to [start, end] (Fractions of seconds):
     {(container, function): [calls, inclusive ns, exclusive ns]}, times summed
     exactly as the decimals pj_dump prints, rounded once. Inclusive time
     counts a recursion once; exclusive is inclusive less the calls one level
-    down."""
+    down. With `exact`, the times are the exact sums in seconds (Fractions),
+    not rounded."""
     dump = subprocess.run(["pj_dump", path], capture_output=True, text=True, check=True).stdout
     states = []
     for line in dump.splitlines():
@@ -79,15 +80,18 @@ def pj_dump_profile(path, start=None, end=None):
         if stack:
             rows[(container, stack[-1])][2] -= length
         stack.append(function)
+    if exact:
+        return {key: list(row) for key, row in rows.items()}
     return {key: [calls, round(inclusive * 10**9), round(exclusive * 10**9)]
             for key, (calls, inclusive, exclusive) in rows.items()}
 
 
-def smpi_record(work, program, ranks, *options):
+def smpi_record(work, program, ranks, *options, platform=None):
     """The Pajé trace SimGrid's SMPI records of data/PROGRAM.c, compiled with
     smpicc and run by smpirun in folder `work` on the SimGrid tests'
-    platform, ranks on alpha, beta, gamma, alpha… (1, 2 and 0.5 Gflop/s),
-    with smpirun's `options`; skipped without SimGrid."""
+    platform (or the platform file `platform`), ranks on alpha, beta, gamma,
+    alpha… (1, 2 and 0.5 Gflop/s), with smpirun's `options`; skipped without
+    SimGrid."""
     if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
         pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
     binary = str(work / program)
@@ -96,8 +100,8 @@ def smpi_record(work, program, ranks, *options):
     hosts = work / "hosts"
     hosts.write_text("".join(["alpha", "beta", "gamma"][r % 3] + "\n" for r in range(ranks)))
     trace = str(work / (program + ".trace"))
-    subprocess.run(["smpirun", "-np", str(ranks), "-platform",
-                    source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts), "-trace",
+    platform = platform or source_file("tests", "paje", "simgrid", "ring_platform.xml")
+    subprocess.run(["smpirun", "-np", str(ranks), "-platform", platform, "-hostfile", str(hosts), "-trace",
                     *options, "-trace-file", trace, binary],
                    check=True, capture_output=True, cwd=str(work))
     return trace

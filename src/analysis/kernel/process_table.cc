@@ -74,6 +74,7 @@ ProcessTableRows ProcessTable::Rows(const Trace& trace, std::optional<int64_t> s
     auto tid = IntegerField(trace, c, "tid");
     if (!tid) continue;  // a userspace thread (vtid)
     ThreadRow& row = out.rows.emplace_back();
+    row.container = id;
     row.tid = *tid;
     row.pid = IntegerField(trace, c, "pid").value_or(*tid);
     row.ppid = IntegerField(trace, c, "ppid");

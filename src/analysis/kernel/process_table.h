@@ -22,6 +22,7 @@
 namespace macroscope::analysis::kernel {
 
 struct ThreadRow {
+  ContainerId container = kNone;  // the thread's container
   int64_t tid = 0, pid = 0;
   std::optional<int64_t> ppid;     // none when no event says it
   std::vector<std::string> names;  // comm, in order (exec, renames); the last is the name

@@ -1,0 +1,69 @@
+#include "analysis/compare/run_diff.h"
+
+#include "analysis/compare/profile_diff.h"
+#include "analysis/compare/thread_diff.h"
+#include "analysis/kernel/process_table.h"
+#include "analysis/profile.h"
+#include "util/error.h"
+
+namespace macroscope::analysis::compare {
+
+namespace {
+
+kernel::ProcessTableRows Threads(const EntitySource& source) {
+  const Trace& trace = source.trace();
+  kernel::ProcessTable table;
+  for (uint32_t k = 0; k < trace.stores().size(); ++k)
+    source.ForEachChunk(k, [&](const EntityChunk& chunk) { table.Add(trace, chunk); });
+  return table.Rows(trace);
+}
+
+std::string AlignmentText(const Alignment& alignment) {
+  switch (alignment.mode) {
+    case AlignMode::kStart: return "aligned at the start";
+    case AlignMode::kEnd: return "aligned at the end";
+    case AlignMode::kEvent: return "aligned at the first " + alignment.event;
+    case AlignMode::kNone: return "not aligned";
+  }
+  return {};
+}
+
+}  // namespace
+
+DiffView ParseDiffView(std::string_view text, std::string_view option) {
+  if (text == "function") return DiffView::kFunction;
+  if (text == "container") return DiffView::kContainer;
+  if (text == "thread") return DiffView::kThread;
+  if (text == "unmatched") return DiffView::kUnmatched;
+  throw UserError(std::string(option) + ": '" + std::string(text) +
+                  "' is not a view: function, container, thread or unmatched");
+}
+
+RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view) {
+  const Trace &ta = a.source.trace(), &tb = b.source.trace();
+  CheckComparable(ta, a.name, tb, b.name);
+  RunDiff out;
+  out.match = MatchContainers(ta, tb);
+  out.span = AlignRuns(ta, a.name, tb, b.name, alignment);
+  out.summary = MatchingSummary(ta, tb, out.match) + "; " + AlignmentText(alignment) + ", common span " +
+                HumanSeconds(static_cast<double>(out.span.span_ns) * 1e-9, 1e-9, false);
+  if (view == DiffView::kThread) {
+    const kernel::ProcessTableRows a_threads = Threads(a.source), b_threads = Threads(b.source);
+    if (a_threads.rows.empty()) throw UserError("--by thread: " + a.name + " has no kernel threads");
+    if (b_threads.rows.empty()) throw UserError("--by thread: " + b.name + " has no kernel threads");
+    out.table = ThreadDiffTable({ta, a_threads}, {tb, b_threads}, out.match);
+    return out;
+  }
+  const CallTree a_tree = ComputeCallTree(a.source, ProfileRequest{});
+  const CallTree b_tree = ComputeCallTree(b.source, ProfileRequest{});
+  const RunProfile pa{ta, a_tree}, pb{tb, b_tree};
+  switch (view) {
+    case DiffView::kFunction: out.table = FunctionDiffTable(pa, pb); break;
+    case DiffView::kContainer: out.table = ContainerDiffTable(pa, pb, out.match); break;
+    case DiffView::kUnmatched: out.table = UnmatchedTable(pa, pb, out.match); break;
+    case DiffView::kThread: break;
+  }
+  return out;
+}
+
+}  // namespace macroscope::analysis::compare

@@ -1,0 +1,45 @@
+// `macroscope diff A B` whole (docs/compare.md): two runs read, checked to
+// be comparable, their containers matched, their times aligned, and the
+// table a view asks for: per function, per matched container, per kernel
+// thread, or the unmatched containers. The command prints it; this is the
+// one place that computes it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analysis/compare/alignment.h"
+#include "analysis/compare/run_matching.h"
+#include "analysis/table.h"
+#include "model/entity_source.h"
+
+namespace macroscope::analysis::compare {
+
+enum class DiffView { kFunction, kContainer, kThread, kUnmatched };
+// "function", "container", "thread", "unmatched"; UserError naming `option`.
+DiffView ParseDiffView(std::string_view text, std::string_view option);
+
+// One run: its entities and the name messages give it (its file, with its
+// format: "a.otf2 (otf2)").
+struct Run {
+  const EntitySource& source;
+  std::string name;
+};
+
+struct RunDiff {
+  Table table;
+  ContainerMatch match;
+  AlignedSpan span{};
+  // "2 containers matched; none only in A; none only in B; aligned at the
+  // start, common span 1.5 s": one line for people.
+  std::string summary;
+};
+
+// Throws UserError when the runs are of different kinds or share no
+// container (CheckComparable), when the alignment's event is absent from
+// one, or for the thread view of traces that are not kernel traces. The
+// profile tables cover each whole run (the alignment places the runs on one
+// axis for pictures and says the span they share).
+RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view);
+
+}  // namespace macroscope::analysis::compare

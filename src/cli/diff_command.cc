@@ -1,0 +1,76 @@
+// `macroscope diff A B`: what changed between two runs of one program
+// (docs/compare.md): per function (default), per matched container, per
+// kernel thread, or the containers of one run only, with a one-line summary
+// of the matching (above a text table, else on standard error). analysis/compare/run_diff.h computes
+// it; `-o` draws the differential overview.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "analysis/compare/run_diff.h"
+#include "cli/commands.h"
+#include "cli/table_output.h"
+#include "cli/trace_loading.h"
+#include "render/canvas.h"
+#include "util/error.h"
+
+namespace macroscope::cli {
+
+namespace {
+
+// The differential overview's picture (branch diffov25: analysis/compare/
+// differential_overview.h). The lead wires that call here at the merge.
+void SaveDifferentialOverview(const analysis::compare::Run&, const analysis::compare::Run&,
+                              const analysis::compare::RunDiff&, const std::string& output) {
+  throw UserError("-o " + output + ": the differential overview is not built yet");
+}
+
+}  // namespace
+
+void RegisterDiffCommand(CLI::App& app) {
+  struct Args {
+    std::string a, b, align = "start", by = "function", output;
+    formats::ReadOptions read;
+    analysis::TableFormat format = analysis::TableFormat::kText;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "diff", "What changed between two runs: per function, container or kernel thread, A's and B's calls and "
+              "times, B - A and B / A");
+  cmd->add_option("a", args->a, "Run A: a trace file (or store)")->required();
+  cmd->add_option("b", args->b, "Run B: a trace file (or store) of the same kind")->required();
+  cmd->add_option("--align", args->align,
+                  "Where both runs' time 0 is: start (default), end, event:NAME (the first event or state NAME), "
+                  "none (the clocks as they are)");
+  cmd->add_option("--by", args->by,
+                  "function (default), container (matched containers), thread (kernel traces), unmatched");
+  cmd->add_option("-o,--output", args->output, "The differential overview: F.svg or F.png");
+  AddTableFormatOption(*cmd, args->format);
+  AddReadOptions(*cmd, args->read);
+  cmd->callback([args] {
+    const analysis::compare::Alignment alignment = analysis::compare::ParseAlignment(args->align, "--align");
+    const analysis::compare::DiffView view = analysis::compare::ParseDiffView(args->by, "--by");
+    if (!args->output.empty() && !render::FormatFromPath(args->output))
+      throw UserError(args->output + ": a picture's name ends in .svg or .png");
+    LoadedTrace a, b;
+    LoadTrace({args->a}, args->read, a);
+    LoadTrace({args->b}, args->read, b);
+    const TraceSource a_source(a.trace), b_source(b.trace);
+    const analysis::compare::Run run_a{a_source, args->a + " (" + std::string(formats::Detect(args->a).name) + ")"};
+    const analysis::compare::Run run_b{b_source, args->b + " (" + std::string(formats::Detect(args->b).name) + ")"};
+    const analysis::compare::RunDiff diff = analysis::compare::DiffRuns(run_a, run_b, alignment, view);
+    if (!args->output.empty()) SaveDifferentialOverview(run_a, run_b, diff, args->output);
+    // The summary above a text table; beside CSV and JSON, on standard error.
+    if (args->format == analysis::TableFormat::kText) {
+      std::printf("%s\n\n", diff.summary.c_str());
+      std::fflush(stdout);
+    } else {
+      std::fprintf(stderr, "macroscope: diff: %s\n", diff.summary.c_str());
+    }
+    PrintTable(diff.table, args->format);
+    DropAtExit(std::move(a.trace));
+    DropAtExit(std::move(b.trace));
+  });
+}
+
+}  // namespace macroscope::cli
