@@ -2,7 +2,9 @@
 // spin, sleep and exit at known times, and a child process it forks. Each
 // task prints one line "task NAME TID PID" on standard output as it starts,
 // under the name it gives itself (prctl), so that the tests know whom to
-// look for in the recordings. About 0.3 s in all.
+// look for in the recordings. A pair has a dependency known by
+// construction: kr-reader blocks reading a pipe that kr-writer writes to
+// after spinning 30 ms (the thread critical path tests). About 0.3 s in all.
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -54,6 +56,27 @@ static void* Sleeper(void* arg) {
   return NULL;
 }
 
+static int pipe_ends[2];
+
+static void* Reader(void* arg) {
+  (void)arg;
+  Announce("kr-reader");
+  char byte = 0;
+  // Blocks until kr-writer writes: its wakeup comes from kr-writer.
+  if (read(pipe_ends[0], &byte, 1) != 1) return (void*)1;
+  Spin(5);
+  return NULL;
+}
+
+static void* Writer(void* arg) {
+  (void)arg;
+  Announce("kr-writer");
+  Spin(30);
+  if (write(pipe_ends[1], "x", 1) != 1) return (void*)1;
+  Spin(5);
+  return NULL;
+}
+
 int main(void) {
   Announce("kr-main");
   pid_t child = fork();
@@ -64,13 +87,22 @@ int main(void) {
     Spin(50);
     _exit(0);
   }
-  pthread_t spinner, sleeper;
+  pthread_t spinner, sleeper, reader, writer;
   if (pthread_create(&spinner, NULL, Spinner, NULL) != 0 || pthread_create(&sleeper, NULL, Sleeper, NULL) != 0)
     return 1;
   Spin(30);
   Sleep(50);
   pthread_join(spinner, NULL);
   pthread_join(sleeper, NULL);
+  // The pipe pair, alone: the reader is sure to block before the writer writes.
+  void* read_failed = NULL;
+  void* write_failed = NULL;
+  if (pipe(pipe_ends) != 0 || pthread_create(&reader, NULL, Reader, NULL) != 0) return 1;
+  Sleep(5);
+  if (pthread_create(&writer, NULL, Writer, NULL) != 0) return 1;
+  pthread_join(reader, &read_failed);
+  pthread_join(writer, &write_failed);
+  if (read_failed != NULL || write_failed != NULL) return 1;
   int status = 0;
   waitpid(child, &status, 0);
   Spin(20);
