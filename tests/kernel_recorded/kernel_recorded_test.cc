@@ -6,13 +6,9 @@
 // the workload's tasks, the event counts per name.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <climits>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "../kernel/kernel_test_support.h"
 #include "kernel_recording.h"
@@ -98,63 +94,6 @@ class Recorded : public ::testing::Test {
     EXPECT_GT(expected.counts.count(r.trace.ends_with(".dat") ? "sched_switch" : "sched:sched_switch"), 0u);
   }
 
-  // `critical-path --thread TID` of every workload task, row by row, is the
-  // path the test walks over the peer's text (thread_path_reference.h):
-  // tid, start, end (the query's times: ns since the trace's first event),
-  // state, detail. kr-reader's path goes through kr-writer's running time
-  // up to the wakeup (the pipe's write), then kr-reader's wait for a CPU.
-  static void ExpectThreadPathsOfPeer(const KernelRecording& r) {
-    const std::vector<TextEvent> events = ParseEventLines(r.text);
-    int64_t first = INT64_MAX;
-    for (const TextEvent& e : events) first = std::min(first, e.time_ns);
-    std::map<std::string, int64_t> tid_of;
-    for (const WorkloadTask& task : r.tasks) tid_of[task.name] = task.tid;
-    ASSERT_TRUE(tid_of.count("kr-reader") && tid_of.count("kr-writer"));
-    for (const WorkloadTask& task : r.tasks) {
-      const std::vector<ReferencePathRow> expected = ReferenceThreadPath(events, task.tid);
-      CommandResult run =
-          Macroscope("critical-path --format csv --thread " + std::to_string(task.tid) + " " + Quote(r.trace));
-      // A task never seen switching has no path (a recording that dropped
-      // its switches out of idle); the pair's threads are forked: they have.
-      if (expected.empty() && task.name != "kr-reader" && task.name != "kr-writer") continue;
-      ASSERT_FALSE(expected.empty()) << task.name;
-      ASSERT_EQ(run.exit_code, 0) << run.err;
-      const auto rows = CsvRows(run.out);
-      std::ostringstream both;  // the two paths, for a message
-      for (size_t i = 0; i < std::max(rows.size(), expected.size()); ++i) {
-        if (i < rows.size())
-          both << rows[i].at("tid") << " " << rows[i].at("start") << " " << rows[i].at("end") << " "
-               << rows[i].at("state") << " " << rows[i].at("detail");
-        both << "  |  ";
-        if (i < expected.size())
-          both << expected[i].tid << " " << expected[i].start_ns - first << " " << expected[i].end_ns - first << " "
-               << expected[i].state << " " << expected[i].detail;
-        both << "\n";
-      }
-      ASSERT_EQ(rows.size(), expected.size()) << task.name << ": macroscope's path | the peer's\n" << both.str();
-      for (size_t i = 0; i < rows.size(); ++i) {
-        const auto& row = rows[i];
-        const ReferencePathRow& want = expected[i];
-        EXPECT_EQ(row.at("tid"), std::to_string(want.tid)) << task.name << " row " << i << "\n" << both.str();
-        EXPECT_EQ(std::stoll(row.at("start")), want.start_ns - first) << task.name << " row " << i;
-        EXPECT_EQ(std::stoll(row.at("end")), want.end_ns - first) << task.name << " row " << i;
-        EXPECT_EQ(std::stoll(row.at("length_ns")), want.end_ns - want.start_ns) << task.name << " row " << i;
-        EXPECT_EQ(row.at("state"), want.state) << task.name << " row " << i << "\n" << both.str();
-        EXPECT_EQ(row.at("detail"), want.detail) << task.name << " row " << i;
-      }
-      if (task.name != "kr-reader") continue;
-      // The pipe: kr-writer runs up to its wakeup of kr-reader, which then
-      // waits for a CPU.
-      bool through_writer = false;
-      for (size_t i = 0; i + 1 < rows.size(); ++i)
-        through_writer = through_writer || (rows[i].at("tid") == std::to_string(tid_of["kr-writer"]) &&
-                                            rows[i].at("state") == "running" &&
-                                            rows[i + 1].at("tid") == std::to_string(task.tid) &&
-                                            rows[i + 1].at("state") == "runnable" &&
-                                            rows[i].at("end") == rows[i + 1].at("start"));
-      EXPECT_TRUE(through_writer) << "kr-reader's path: kr-writer running, then kr-reader runnable\n" << both.str();
-    }
-  }
 };
 
 // perf record -e 'sched:*' -a, converted to CTF; perf script is the peer.
@@ -166,7 +105,7 @@ TEST_F(PerfRecording, RunningTimeIsSchedSwitchAccountingOfPerfScript) {
 }
 TEST_F(PerfRecording, EventCountsPerNameArePerfScripts) { ExpectEventCountsOfPeer(*recording_); }
 TEST_F(PerfRecording, CpuTimeAddsUp) { kernel::testing::ExpectCpuTimeConserved(recording_->trace); }
-TEST_F(PerfRecording, ThreadCriticalPathsArePerfScripts) { ExpectThreadPathsOfPeer(*recording_); }
+TEST_F(PerfRecording, ThreadCriticalPathsArePerfScripts) { ExpectPeersThreadPaths(*recording_); }
 
 // trace-cmd record -e sched; trace-cmd report is the peer.
 class TraceCmdRecording : public RecordingTest<kTraceCmdMode, Recorded> {};
@@ -177,7 +116,7 @@ TEST_F(TraceCmdRecording, RunningTimeIsSchedSwitchAccountingOfTraceCmdReport) {
 }
 TEST_F(TraceCmdRecording, EventCountsPerNameAreTraceCmdReports) { ExpectEventCountsOfPeer(*recording_); }
 TEST_F(TraceCmdRecording, CpuTimeAddsUp) { kernel::testing::ExpectCpuTimeConserved(recording_->trace); }
-TEST_F(TraceCmdRecording, ThreadCriticalPathsAreTraceCmdReports) { ExpectThreadPathsOfPeer(*recording_); }
+TEST_F(TraceCmdRecording, ThreadCriticalPathsAreTraceCmdReports) { ExpectPeersThreadPaths(*recording_); }
 
 }  // namespace
 }  // namespace macroscope::testing
