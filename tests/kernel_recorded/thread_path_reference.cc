@@ -71,6 +71,7 @@ struct Walk {
     std::string interrupt;  // the innermost handler open on the CPU then ("softirq:TIMER"), or ""
   };
   std::map<int64_t, std::vector<Wake>> wakeups;                 // woken tid -> its wakeups
+  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> forks;  // child tid -> (time, parent tid)
   std::vector<ReferencePathRow> back;                           // the path, latest first
 
   void Row(int64_t tid, int64_t a, int64_t b, const std::string& state, const std::string& detail) {
@@ -129,8 +130,18 @@ struct Walk {
             } else if (waker < 0 || waker == tid || !lives.count(waker)) {
               Row(tid, a, until, "blocked", "unknown");
             } else {
-              const int64_t reached = Explain(waker, a, until);
-              Row(tid, a, reached, "blocked", "unknown");  // the waker did not exist before
+              int64_t reached = Explain(waker, a, until);
+              // Before the waker existed: the thread that forked it, at its fork.
+              for (int64_t child = waker; reached > a;) {
+                std::optional<std::pair<int64_t, int64_t>> fork;
+                for (const auto& f : forks[child])
+                  if (f.first <= reached) fork = f;
+                if (!fork || fork->first <= a || !lives.count(fork->second)) break;
+                Row(tid, fork->first, reached, "blocked", "unknown");
+                reached = Explain(fork->second, a, fork->first);
+                child = fork->second;
+              }
+              Row(tid, a, reached, "blocked", "unknown");  // nothing known before
             }
           }
         }
@@ -190,8 +201,12 @@ std::vector<ReferencePathRow> ReferenceThreadPath(const std::vector<TextEvent>& 
       }
       if (*e.next_pid != 0) open(*e.next_pid, e.time_ns, Stretch::kOnCpu, e.cpu);
     } else if (base == "sched_process_fork") {
-      if (std::optional<int64_t> child = Field(e, "child_pid"); child && !walk.lives.count(*child))
-        open(*child, e.time_ns, Stretch::kNew, -1);
+      const std::optional<int64_t> child = Field(e, "child_pid");
+      // trace-cmd prints the parent's parent_pid, perf its pid.
+      std::optional<int64_t> parent = Field(e, "parent_pid");
+      if (!parent) parent = Field(e, "pid");
+      if (child && parent) walk.forks[*child].emplace_back(e.time_ns, *parent);
+      if (child && !walk.lives.count(*child)) open(*child, e.time_ns, Stretch::kNew, -1);
     } else if (base == "sched_process_exit") {
       if (std::optional<int64_t> pid = Field(e, "pid")) exited[*pid] = true;
     } else if (base == (wakings ? "sched_waking" : "sched_wakeup")) {
@@ -285,6 +300,15 @@ void ExpectPeersThreadPaths(const KernelRecording& r) {
                                           rows[i + 1].at("state") == "runnable" &&
                                           rows[i].at("end") == rows[i + 1].at("start"));
     EXPECT_TRUE(through_writer) << "kr-reader's path: kr-writer running, then kr-reader runnable\n" << both.str();
+    // kr-writer was forked while kr-reader waited: before it, the path is
+    // on kr-main, running as it forked it.
+    const std::string writer = std::to_string(tid_of["kr-writer"]);
+    for (size_t i = 1; i < rows.size(); ++i) {
+      if (rows[i].at("tid") != writer) continue;
+      EXPECT_EQ(rows[i - 1].at("tid"), std::to_string(tid_of["kr-main"])) << "before kr-writer, its forker\n" << both.str();
+      EXPECT_EQ(rows[i - 1].at("state"), "running");
+      break;
+    }
     // Its recv's wakeup came from the NET_RX softirq, which a recording
     // of interrupts shows.
     if (std::any_of(events.begin(), events.end(), [](const TextEvent& e) { return BaseName(e.name) == "softirq_entry"; })) {

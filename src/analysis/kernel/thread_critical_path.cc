@@ -18,7 +18,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // What a string is, for the accumulator: a Thread state's value or an
 // event's name.
-enum Class : uint8_t { kUnclassed, kOther, kOnCpu, kWaiting, kRunnableValue, kWakeupEvent, kWakingEvent };
+enum Class : uint8_t { kUnclassed, kOther, kOnCpu, kWaiting, kRunnableValue, kWakeupEvent, kWakingEvent, kForkEvent };
 
 Class Classify(std::string_view s) {
   if (s == "user" || s == "kernel" || s == "interrupted" || s == "exiting") return kOnCpu;
@@ -27,6 +27,7 @@ Class Classify(std::string_view s) {
   const std::string_view base = EventBaseName(s);
   if (base == "sched_wakeup") return kWakeupEvent;
   if (base == "sched_waking") return kWakingEvent;
+  if (base == "sched_process_fork") return kForkEvent;
   return kOther;
 }
 
@@ -76,6 +77,15 @@ void ThreadCriticalPathAccumulator::Add(const Trace& trace, const EntityChunk& c
   if (chunk.kind == TypeKind::kEvent) {
     for (size_t i = 0; i < chunk.size(); ++i) {
       const Class c = class_of(chunk.Value(i));
+      if (c == kForkEvent) {
+        // LTTng's child_tid / parent_tid; perf's and ftrace's *_pid (tids).
+        std::optional<int64_t> child = IntegerField(trace, chunk, i, "child_tid");
+        if (!child) child = IntegerField(trace, chunk, i, "child_pid");
+        std::optional<int64_t> parent = IntegerField(trace, chunk, i, "parent_tid");
+        if (!parent) parent = IntegerField(trace, chunk, i, "parent_pid");
+        if (child && parent) forks_[*child].push_back({chunk.start[i], *parent});
+        continue;
+      }
       if (c != kWakeupEvent && c != kWakingEvent) continue;
       if (std::optional<int64_t> tid = WokenTid(trace, chunk, i))
         (c == kWakeupEvent ? wakeups_ : wakings_)[*tid].push_back({chunk.start[i], chunk.container});
@@ -152,6 +162,10 @@ std::vector<ThreadPathSegment> ThreadCriticalPathAccumulator::Path(const Trace& 
     std::sort(w.begin(), w.end(), [](const Wakeup& a, const Wakeup& b) { return a.time < b.time; });
     work += w.size();
   }
+  for (auto& [t, f] : forks_) work += f.size();
+  std::unordered_map<int64_t, std::vector<Fork>> forks = forks_;
+  for (auto& [t, f] : forks)
+    std::sort(f.begin(), f.end(), [](const Fork& a, const Fork& b) { return a.time < b.time; });
   for (const auto& [id, spans] : threads) work += spans.size();
   for (const auto& [cpu, spans] : cpus) work += spans.size();
 
@@ -213,11 +227,34 @@ std::vector<ThreadPathSegment> ThreadCriticalPathAccumulator::Path(const Trace& 
     const std::vector<Span>& spans = threads.at(f.thread);
     const Span* span = before(spans, t);
     if (span == nullptr) {
-      // The thread's start: the path's, or (a waker that did not exist
-      // yet) the rest of the wait is unknown.
+      // The thread's start: the path's; or a waker's, which the thread
+      // that forked it made (the path goes on there), else the rest of the
+      // wait is unknown.
       if (frames.size() == 1) break;
-      emit(f.blocked, f.bound, t, PathState::kBlocked, "unknown");
-      t = f.bound;
+      const Fork* fork = nullptr;
+      if (auto it = forks.find(tid_of.at(f.thread)); it != forks.end()) {
+        auto k = std::upper_bound(it->second.begin(), it->second.end(), t,
+                                  [](double a, const Fork& x) { return a < x.time; });
+        if (k != it->second.begin() && std::prev(k)->time > f.bound) fork = &*std::prev(k);
+      }
+      const ContainerId parent = fork != nullptr ? thread_at(fork->parent, fork->time) : kNone;
+      if (followed_at != t) {
+        followed.clear();
+        followed_at = t;
+      }
+      if (parent == kNone || std::find(followed.begin(), followed.end(), parent) != followed.end()) {
+        emit(f.blocked, f.bound, t, PathState::kBlocked, "unknown");
+        t = f.bound;
+        continue;
+      }
+      emit(f.blocked, fork->time, t, PathState::kBlocked, "unknown");  // none when the thread starts at its fork
+      t = fork->time;
+      if (followed_at != t) {
+        followed.clear();
+        followed_at = t;
+      }
+      followed.push_back(parent);
+      frames.back().thread = parent;
       continue;
     }
     const double lo = std::max(span->start, f.bound);

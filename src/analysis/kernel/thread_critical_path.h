@@ -5,7 +5,8 @@
 // wakeup or a fork, preempted after a switch out in state R); while it is
 // blocked, until its wakeup, the path goes to its waker — the task current
 // on the CPU of the wakeup event at that time — followed back the same way
-// down to the time the blocked thread blocked; a wakeup from an interrupt
+// down to the time the blocked thread blocked (through a waker's creation
+// to the thread that forked it); a wakeup from an interrupt
 // handler makes that time `interrupt` (or `timer`); one without a known
 // wakeup, `blocked`.
 //
@@ -46,7 +47,8 @@ struct ThreadPathSegment {
 class ThreadCriticalPathAccumulator {
  public:
   // Every chunk of one trace, in any order: Thread, CPU and Interrupt
-  // states and sched_wakeup / sched_waking events; others are ignored.
+  // states and sched_wakeup / sched_waking / sched_process_fork events;
+  // others are ignored.
   void Add(const Trace& trace, const EntityChunk& chunk);
 
   // Once the trace is complete: the path of thread `tid` (when the tid was
@@ -67,8 +69,13 @@ class ThreadCriticalPathAccumulator {
     double time;
     ContainerId cpu;
   };
+  struct Fork {
+    double time;
+    int64_t parent;
+  };
   std::unordered_map<ContainerId, std::vector<Span>> threads_, cpus_, interrupts_;
   std::unordered_map<int64_t, std::vector<Wakeup>> wakeups_, wakings_;  // by woken tid
+  std::unordered_map<int64_t, std::vector<Fork>> forks_;                // by child tid
   std::vector<uint8_t> classes_;  // by StringId: what a value or event name is
 };
 
