@@ -244,6 +244,7 @@ void ExpectPeersThreadPaths(const KernelRecording& r) {
   for (const TextEvent& e : events) first = std::min(first, e.time_ns);
   std::map<std::string, int64_t> tid_of;
   for (const WorkloadTask& task : r.tasks) tid_of[task.name] = task.tid;
+  std::string not_compared;  // the tasks whose paths went through lost switches, and why
   ASSERT_TRUE(tid_of.count("kr-reader") && tid_of.count("kr-writer"));
   for (const WorkloadTask& task : r.tasks) {
     const std::vector<ReferencePathRow> expected = ReferenceThreadPath(events, task.tid);
@@ -273,10 +274,14 @@ void ExpectPeersThreadPaths(const KernelRecording& r) {
              std::stoll(rows[i].at("end")) == expected[i].end_ns - first && rows[i].at("state") == expected[i].state &&
              rows[i].at("detail") == expected[i].detail;
     if (!same) {
-      for (const ReferencePathRow& row : expected)
-        if (auto it = lost.find(row.tid); it != lost.end())
-          GTEST_SKIP() << task.name << "'s path goes through tid " << row.tid << ", whose switches the tracer lost "
-                       << "(a switch out of a task its CPU did not run: " << it->second << "): no one path";
+      auto through_lost = std::find_if(expected.begin(), expected.end(),
+                                       [&](const ReferencePathRow& row) { return lost.count(row.tid) > 0; });
+      if (through_lost != expected.end()) {
+        not_compared += "\n" + task.name + "'s path goes through tid " + std::to_string(through_lost->tid) +
+                        ", whose switches the tracer lost (a switch out of a task its CPU did not run: " +
+                        lost.at(through_lost->tid) + ")";
+        continue;
+      }
     }
     ASSERT_EQ(rows.size(), expected.size()) << task.name << ": macroscope's path | the peer's\n" << both.str();
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -319,6 +324,8 @@ void ExpectPeersThreadPaths(const KernelRecording& r) {
       EXPECT_TRUE(net_rx) << "kr-reader's path: its recv's wait is the NET_RX softirq's\n" << both.str();
     }
   }
+  // Each reader carries such a thread across the gap its own way: no one path.
+  if (!not_compared.empty()) GTEST_SKIP() << "not all compared:" << not_compared;
 }
 
 }  // namespace macroscope::testing

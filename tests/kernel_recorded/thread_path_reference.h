@@ -31,7 +31,9 @@ std::vector<ReferencePathRow> ReferenceThreadPath(const std::vector<TextEvent>& 
 // reference path over the peer's text of `r`: tid, start, end (the query's
 // times: ns since the trace's first event), state, detail. kr-reader's
 // path goes through kr-writer's running time up to the wakeup (the pipe's
-// write), then kr-reader's wait for a CPU.
+// write), then kr-reader's wait for a CPU. A path that differs through a
+// thread whose switches the tracer lost (a loaded machine) is not compared:
+// the test then skips, saying which, once the others are.
 void ExpectPeersThreadPaths(const KernelRecording& r);
 
 }  // namespace macroscope::testing

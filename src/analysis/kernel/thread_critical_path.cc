@@ -213,11 +213,22 @@ std::vector<ThreadPathSegment> ThreadCriticalPathAccumulator::Path(const Trace& 
     }
     back.push_back({on, tid_of.at(on), a, b, state, std::move(detail)});
   };
-  // Wakers already followed from this t (a cycle in damaged data would not end).
+  // The threads followed from this t (wakers, forkers): a thread is
+  // followed once from one t (a cycle in damaged data would not end).
   std::vector<ContainerId> followed;
   double followed_at = kInf;
+  auto may_follow = [&](ContainerId next) {
+    if (followed_at != t) {
+      followed.clear();
+      followed_at = t;
+    }
+    if (next == kNone || std::find(followed.begin(), followed.end(), next) != followed.end()) return false;
+    followed.push_back(next);
+    return true;
+  };
   for (size_t steps = 0; !frames.empty(); ++steps) {
-    // Every step moves t back, pops a frame or pushes one (a new thread at this t).
+    // Every step moves t back, pops a frame, or follows a thread not yet
+    // followed from this t.
     if (steps > 4 * work) throw std::logic_error("thread critical path: the walk does not end");
     const Frame f = frames.back();
     if (t <= f.bound) {
@@ -237,24 +248,16 @@ std::vector<ThreadPathSegment> ThreadCriticalPathAccumulator::Path(const Trace& 
                                   [](double a, const Fork& x) { return a < x.time; });
         if (k != it->second.begin() && std::prev(k)->time > f.bound) fork = &*std::prev(k);
       }
-      const ContainerId parent = fork != nullptr ? thread_at(fork->parent, fork->time) : kNone;
-      if (followed_at != t) {
-        followed.clear();
-        followed_at = t;
+      if (fork != nullptr) {
+        emit(f.blocked, fork->time, t, PathState::kBlocked, "unknown");  // none when the thread starts at its fork
+        t = fork->time;
+        if (const ContainerId parent = thread_at(fork->parent, fork->time); may_follow(parent)) {
+          frames.back().thread = parent;
+          continue;
+        }
       }
-      if (parent == kNone || std::find(followed.begin(), followed.end(), parent) != followed.end()) {
-        emit(f.blocked, f.bound, t, PathState::kBlocked, "unknown");
-        t = f.bound;
-        continue;
-      }
-      emit(f.blocked, fork->time, t, PathState::kBlocked, "unknown");  // none when the thread starts at its fork
-      t = fork->time;
-      if (followed_at != t) {
-        followed.clear();
-        followed_at = t;
-      }
-      followed.push_back(parent);
-      frames.back().thread = parent;
+      emit(f.blocked, f.bound, t, PathState::kBlocked, "unknown");
+      t = f.bound;
       continue;
     }
     const double lo = std::max(span->start, f.bound);
@@ -312,16 +315,11 @@ std::vector<ThreadPathSegment> ThreadCriticalPathAccumulator::Path(const Trace& 
     if (auto c = cpus.find(wakeup->cpu); c != cpus.end())
       if (const Span* s = before(c->second, wakeup->time); s != nullptr && s->end >= wakeup->time) task = s;
     const ContainerId waker = task != nullptr && task->value > 0 ? thread_at(task->value, wakeup->time) : kNone;
-    if (followed_at != t) {
-      followed.clear();
-      followed_at = t;
-    }
-    if (waker == kNone || waker == f.thread || std::find(followed.begin(), followed.end(), waker) != followed.end()) {
+    if (waker == f.thread || !may_follow(waker)) {
       emit(f.thread, lo, t, PathState::kBlocked, task != nullptr && task->value == 0 ? "idle" : "unknown");
       t = lo;
       continue;
     }
-    followed.push_back(waker);
     frames.push_back({waker, lo, f.thread});
   }
   std::reverse(back.begin(), back.end());
