@@ -93,7 +93,6 @@ class Recorded : public ::testing::Test {
     EXPECT_EQ(counted, expected.counts);
     EXPECT_GT(expected.counts.count(r.trace.ends_with(".dat") ? "sched_switch" : "sched:sched_switch"), 0u);
   }
-
 };
 
 // perf record -e 'sched:*' -a, converted to CTF; perf script is the peer.

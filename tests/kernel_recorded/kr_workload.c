@@ -5,8 +5,9 @@
 // look for in the recordings. A pair has dependencies known by
 // construction (the thread critical path tests): kr-reader blocks reading
 // a pipe that kr-writer writes to after spinning 30 ms, then blocks in
-// recv on a loopback UDP socket that kr-writer sends to 10 ms later (the
-// wakeup then comes from the NET_RX softirq). About 0.3 s in all.
+// recv on a loopback UDP socket that kr-writer sends to 15 ms later (the
+// wakeup then comes from the NET_RX softirq); kr-writer writes and sends
+// only once kr-reader sleeps. About 0.3 s in all.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
