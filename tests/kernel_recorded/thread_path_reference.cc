@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <climits>
 #include <cctype>
+#include <climits>
 #include <limits>
 #include <map>
 #include <optional>
@@ -34,8 +34,6 @@ std::optional<int64_t> Field(const TextEvent& e, const char* name) {
   return std::stoll(m[1]);
 }
 
-// prev_state as trace-cmd -R prints it (a number) or perf (letters: R, R+,
-// S, D, X, Z…): whether the task was preempted, whether it is dead.
 // The softirq vectors, as the kernel names them (include/linux/interrupt.h).
 const char* const kVectors[] = {"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
                                 "RCU"};
@@ -47,6 +45,8 @@ bool IsTimer(const std::string& interrupt) {
   return lower.rfind("irq:", 0) == 0 && lower.find("timer") != std::string::npos;
 }
 
+// prev_state as trace-cmd -R prints it (a number) or perf (letters: R, R+,
+// S, D, X, Z…): whether the task was preempted, whether it is dead.
 std::pair<bool, bool> PreemptedAndDead(const TextEvent& e) {
   static const std::regex kState(R"( prev_state=(\S+) )");
   std::smatch m;
