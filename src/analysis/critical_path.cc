@@ -260,14 +260,21 @@ Table CriticalPathTable(const Trace& trace, const std::vector<PathSegment>& path
     }
     return table;
   }
+  std::vector<std::pair<std::string, double>> named;
+  for (const PathSegment& s : path)
+    named.emplace_back(by == CriticalPathBy::kFunction ? std::string(trace.Str(s.function))
+                                                       : trace.ContainerPath(s.container),
+                       s.end - s.start);
+  return PathShareTable(base, named);
+}
+
+Table PathShareTable(const TimeBase& base, const std::vector<std::pair<std::string, double>>& named) {
   Table table({"name", "length_ns", "share"});
   std::map<std::string, ExactSum> sums;
   ExactSum total;
-  for (const PathSegment& s : path) {
-    const std::string name = by == CriticalPathBy::kFunction ? std::string(trace.Str(s.function))
-                                                             : trace.ContainerPath(s.container);
-    sums[name].Add(s.end - s.start);
-    total.Add(s.end - s.start);
+  for (const auto& [name, length] : named) {
+    sums[name].Add(length);
+    total.Add(length);
   }
   struct Row {
     const std::string* name;

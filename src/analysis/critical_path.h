@@ -15,7 +15,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/cancellation.h"
@@ -73,5 +75,11 @@ CriticalPathBy ParseCriticalPathBy(std::string_view text, std::string_view optio
 // per function or container on the path, by decreasing time: name,
 // length_ns, share (of the path's length, 0 to 1).
 Table CriticalPathTable(const Trace& trace, const std::vector<PathSegment>& path, CriticalPathBy by);
+
+// A path's time per name (a kernel thread's path shares it): one row per
+// name by decreasing time: name, length_ns (the name's lengths summed
+// exactly, rounded once), share (of the whole, 0 to 1). `named`: each
+// segment's name and length (model time).
+Table PathShareTable(const TimeBase& base, const std::vector<std::pair<std::string, double>>& named);
 
 }  // namespace macroscope::analysis

@@ -16,6 +16,7 @@
 #include "analysis/kernel/memory_table.h"
 #include "analysis/kernel/processes_report.h"
 #include "analysis/kernel/subsystems.h"
+#include "analysis/kernel/thread_critical_path.h"
 #include "analysis/make_aggregation.h"
 #include "analysis/model_csv.h"
 #include "analysis/p_list.h"
@@ -60,6 +61,13 @@ constexpr std::array kFunctions{
     FunctionDoc{"critical_path_by(what)",
                 "the path's time per function or container (what 'function' or 'container'): name, length_ns, "
                 "share, as `critical-path --by WHAT`"},
+    FunctionDoc{"thread_critical_path(tid, end)",
+                "a kernel trace's thread's critical path up to end (as ts; default the thread's end), one row per "
+                "segment in time order: container, tid, start, end (times as critical_path()'s), state (running, "
+                "runnable, preempted, interrupt, timer, blocked), detail, length_ns, as `critical-path --thread TID`"},
+    FunctionDoc{"thread_critical_path_by(tid, what, end)",
+                "its time per state or thread (what 'state' or 'container'): name, length_ns, share, as "
+                "`critical-path --thread TID --by WHAT`"},
     FunctionDoc{"kernel_processes(pid)", "per thread: running, user, kernel, waiting… time (pid: that process's "
                                          "subtree only), as `kernel processes --format csv`"},
     FunctionDoc{"kernel_cpus(pid)", "per CPU and thread: its time, idle and unknown, as `kernel processes --cpus`"},
@@ -327,6 +335,19 @@ analysis::Table Communication(const EntitySource& source, const Cancellation* ca
   return messages.Finish(trace, request, table);
 }
 
+// A kernel thread's critical path (tid, end) or (tid, what, end).
+analysis::Table ThreadCriticalPath(const EntitySource& source, const Cancellation* cancel,
+                                   const std::vector<analysis::Cell>& a, bool by) {
+  const std::optional<int64_t> tid = OptionalInteger(a[0], "tid");
+  if (!tid) throw UserError("tid: the tid of the thread whose critical path to follow");
+  const analysis::kernel::ThreadPathBy what =
+      by ? analysis::kernel::ParseThreadPathBy(OptionalText(a[1], "what").value_or(""), "what")
+         : analysis::kernel::ThreadPathBy::kSegments;
+  const std::optional<double> end = OptionalTime(Clock(source.trace().time_base()), a[by ? 2 : 1], "end");
+  return analysis::kernel::ThreadCriticalPathTable(
+      source.trace(), analysis::kernel::ComputeThreadCriticalPath(source, *tid, end, "tid", cancel), what);
+}
+
 // Its columns: the names of the table the analysis makes of nothing.
 std::vector<std::string> ColumnsOf(const analysis::Table& empty) {
   std::vector<std::string> columns;
@@ -373,6 +394,12 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
             analysis::ParseCriticalPathBy(OptionalText(a[0], "what").value_or(""), "what");
         return analysis::CriticalPathTable(s->trace(), analysis::ComputeCriticalPath(*s, c()), by);
       });
+  add("thread_critical_path",
+      analysis::kernel::ThreadCriticalPathTable(trace, {}, analysis::kernel::ThreadPathBy::kSegments), {"tid", "end"},
+      [s, c](const Args& a) { return ThreadCriticalPath(*s, c(), a, false); });
+  add("thread_critical_path_by",
+      analysis::kernel::ThreadCriticalPathTable(trace, {}, analysis::kernel::ThreadPathBy::kState),
+      {"tid", "what", "end"}, [s, c](const Args& a) { return ThreadCriticalPath(*s, c(), a, true); });
   add("kernel_processes", analysis::kernel::ProcessesReport(std::nullopt, false).ToTable(trace), {"pid"},
       [s, c](const Args& a) { return Processes(*s, c(), a, false); });
   add("kernel_cpus", analysis::kernel::ProcessesReport(std::nullopt, true).ToTable(trace), {"pid"},

@@ -13,6 +13,7 @@
 #include "../kernel/latency_reference.h"
 #include "kernel_recording.h"
 #include "switch_accounting.h"
+#include "thread_path_reference.h"
 
 namespace macroscope::testing {
 namespace {
@@ -82,9 +83,16 @@ void ExpectPeersLatencies(const KernelRecording& r) {
 
 class PerfLatencyRecording : public RecordingTest<kPerfLatencyMode> {};
 TEST_F(PerfLatencyRecording, LatenciesArePerfScripts) { ExpectPeersLatencies(*recording_); }
+// With interrupts: wakeups from a handler are `interrupt` or `timer`.
+TEST_F(PerfLatencyRecording, ThreadCriticalPathsArePerfScripts) {
+  if (const std::string loss = PerfLoss(*recording_); !loss.empty())
+    GTEST_SKIP() << "perf lost events under load (\"" << loss << "\"): the peers' threads differ around the gaps";
+  ExpectPeersThreadPaths(*recording_);
+}
 
 class TraceCmdLatencyRecording : public RecordingTest<kTraceCmdLatencyMode> {};
 TEST_F(TraceCmdLatencyRecording, LatenciesAreTraceCmdReports) { ExpectPeersLatencies(*recording_); }
+TEST_F(TraceCmdLatencyRecording, ThreadCriticalPathsAreTraceCmdReports) { ExpectPeersThreadPaths(*recording_); }
 
 }  // namespace
 }  // namespace macroscope::testing

@@ -14,6 +14,7 @@
 #include "kernel_recording.h"
 #include "switch_accounting.h"
 #include "test_support.h"
+#include "thread_path_reference.h"
 
 namespace macroscope::testing {
 namespace {
@@ -29,7 +30,7 @@ class Recorded : public ::testing::Test {
   }
 
   static void ExpectTasksFound(const KernelRecording& r) {
-    ASSERT_EQ(r.tasks.size(), 4u) << "the workload announces four tasks";
+    ASSERT_EQ(r.tasks.size(), 6u) << "the workload announces six tasks";
     const auto rows = ProcessRows(r);
     // Whether a task is seen running depends on the recording: some
     // kernels here drop a CPU's switches out of idle (perf -a records no
@@ -103,6 +104,7 @@ TEST_F(PerfRecording, RunningTimeIsSchedSwitchAccountingOfPerfScript) {
 }
 TEST_F(PerfRecording, EventCountsPerNameArePerfScripts) { ExpectEventCountsOfPeer(*recording_); }
 TEST_F(PerfRecording, CpuTimeAddsUp) { kernel::testing::ExpectCpuTimeConserved(recording_->trace); }
+TEST_F(PerfRecording, ThreadCriticalPathsArePerfScripts) { ExpectPeersThreadPaths(*recording_); }
 
 // trace-cmd record -e sched; trace-cmd report is the peer.
 class TraceCmdRecording : public RecordingTest<kTraceCmdMode, Recorded> {};
@@ -113,6 +115,7 @@ TEST_F(TraceCmdRecording, RunningTimeIsSchedSwitchAccountingOfTraceCmdReport) {
 }
 TEST_F(TraceCmdRecording, EventCountsPerNameAreTraceCmdReports) { ExpectEventCountsOfPeer(*recording_); }
 TEST_F(TraceCmdRecording, CpuTimeAddsUp) { kernel::testing::ExpectCpuTimeConserved(recording_->trace); }
+TEST_F(TraceCmdRecording, ThreadCriticalPathsAreTraceCmdReports) { ExpectPeersThreadPaths(*recording_); }
 
 }  // namespace
 }  // namespace macroscope::testing

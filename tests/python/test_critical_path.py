@@ -188,3 +188,23 @@ def test_python_method_is_the_command():
     assert [str(v) for v in frame["start"]] == list(printed.start)
     by = t.critical_path("function")
     assert list(by["name"]) == list(command_csv("critical-path", "--by", "function", trace).name)
+
+
+def test_thread_method_is_the_command():
+    import macroscope
+
+    trace = shared_file("ctf", "bug446190")
+    t = macroscope.open(trace)
+    frame = t.thread_critical_path(403)
+    printed = command_csv("critical-path", "--thread", "403", trace)
+    assert list(frame.columns) == list(printed.columns)
+    for column in ["tid", "start", "end", "length_ns"]:
+        assert [str(v) for v in frame[column]] == list(printed[column])
+    assert list(frame["state"]) == list(printed.state)
+    by = t.thread_critical_path(403, "state")
+    assert list(by["name"]) == list(command_csv("critical-path", "--thread", "403", "--by", "state", trace).name)
+    # end= as the query's ts: the rows up to it, the last one cut there.
+    end = int(t.info()["start"]) + 3 * 10**9
+    cut = t.thread_critical_path(403, end=end)
+    assert list(cut.start) == list(frame.start[: len(cut)])
+    assert int(cut.end.iloc[-1]) == 3 * 10**9

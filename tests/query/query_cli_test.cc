@@ -303,6 +303,34 @@ TEST(QueryCliTest, CriticalPathIsItsCommand) {
   EXPECT_NE(bad.err.find("what: 'function' or 'container', not 'thread'"), std::string::npos) << bad.err;
 }
 
+// A kernel thread's critical path, on an LTTng kernel trace (interrupts,
+// wakeups from other threads); the command refuses what does not fit.
+TEST(QueryCliTest, ThreadCriticalPathIsItsCommand) {
+  MACROSCOPE_NEEDS_SHARED_TESTDATA();
+  const std::string trace = SharedTestData() + "/ctf/bug446190";
+  ExpectSameAsCommand(trace, "SELECT * FROM thread_critical_path(403)", "critical-path --thread 403");
+  ExpectSameAsCommand(trace, "SELECT * FROM thread_critical_path(403, (SELECT start FROM trace_info) + 3000000000)",
+                      "critical-path --thread 403 --end +3s");
+  ExpectSameAsCommand(trace, "SELECT * FROM thread_critical_path_by(338, 'state')",
+                      "critical-path --thread 338 --by state");
+  ExpectSameAsCommand(trace, "SELECT * FROM thread_critical_path_by(482, 'container')",
+                      "critical-path --thread 482 --by container");
+  auto expect_refused = [](const std::string& args, const std::string& message) {
+    CommandResult r = Macroscope(args);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  };
+  expect_refused("critical-path " + Quote(trace), "--thread: required on a kernel trace");
+  expect_refused("critical-path --thread 999999 " + Quote(trace), "--thread: no thread of tid 999999 in the trace");
+  expect_refused("critical-path --thread 403 --by function " + Quote(trace), "--by: 'state' or 'container', not 'function'");
+  expect_refused("query " + Quote(trace) + " \"SELECT * FROM thread_critical_path()\"", "tid: the tid of the thread");
+  const std::string otf2 = SharedTestData() + "/otf2/ping-pong-otf2/traces.otf2";
+  expect_refused("critical-path --thread 1 " + Quote(otf2), "--thread: only on a kernel trace");
+  expect_refused("critical-path --end +1s " + Quote(otf2), "--end: only with --thread");
+  expect_refused("query " + Quote(otf2) + " \"SELECT * FROM thread_critical_path(1)\"", "tid: not a kernel trace");
+}
+
 // The kernel analyses, on a kernel trace perf recorded (CTF).
 TEST(QueryCliTest, KernelAnalysesAreTheirCommands) {
   MACROSCOPE_NEEDS_SHARED_TESTDATA();

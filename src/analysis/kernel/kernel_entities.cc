@@ -1,6 +1,7 @@
 #include "analysis/kernel/kernel_entities.h"
 
 #include <charconv>
+#include <string>
 
 namespace macroscope::analysis::kernel {
 
@@ -21,6 +22,22 @@ bool ContainerIs(const Trace& trace, ContainerId id, std::string_view alias) {
   if (id >= trace.containers().size()) return false;
   const Container& c = trace.container(id);
   return c.type != kNone && trace.Str(trace.type(c.type).alias) == alias;
+}
+
+bool IsKernelTrace(const Trace& trace) {
+  for (ContainerId id = 0; id < trace.containers().size(); ++id)
+    if (ContainerIs(trace, id, kCpuAlias)) return true;
+  return false;
+}
+
+std::optional<int64_t> IntegerField(const Trace& trace, const Container& c, std::string_view name) {
+  for (const ExtraField& f : c.extras)
+    if (trace.Str(f.name) == name) {
+      std::string_view text = trace.Str(f.value);
+      if (text.empty()) return std::nullopt;
+      return std::stoll(std::string(text));
+    }
+  return std::nullopt;
 }
 
 std::string_view EventBaseName(std::string_view event_name) {

@@ -28,6 +28,15 @@ inline constexpr std::string_view kCpuStateType = "CPU", kInterruptType = "Inter
 // containers must be readable: once it is complete, or on its reader's thread).
 bool ContainerIs(const Trace& trace, ContainerId id, std::string_view alias);
 
+// Whether the trace is a kernel trace: it has a CPU (a kernel trace's
+// sched_switch, syscall and interrupt events make them: LTTng kernel, perf,
+// trace-cmd). Once the trace is complete.
+bool IsKernelTrace(const Trace& trace);
+
+// An integer field of a container (a thread's `tid`, `pid`… that the
+// mapping sets at the end): none when absent or empty.
+std::optional<int64_t> IntegerField(const Trace& trace, const Container& c, std::string_view name);
+
 // An event's name without a provider or perf subsystem up to the last ':'
 // ("sched:sched_switch" is "sched_switch").
 std::string_view EventBaseName(std::string_view event_name);

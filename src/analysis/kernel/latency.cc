@@ -135,9 +135,7 @@ std::string_view LatencyTally::WakeupEvent() const {
 }
 
 std::vector<LatencySeries> LatencyTally::Series(const Trace& trace, LatencyKind kind) const {
-  bool kernel = false;
-  for (ContainerId id = 0; id < trace.containers().size() && !kernel; ++id) kernel = ContainerIs(trace, id, kCpuAlias);
-  if (!kernel)
+  if (!IsKernelTrace(trace))
     throw UserError("not a kernel trace: it has no CPU (a kernel trace's sched_switch, syscall and interrupt events "
                     "make the CPUs, threads and states latencies are measured on: LTTng kernel, perf, trace-cmd)");
   const TimeBase& base = trace.time_base();

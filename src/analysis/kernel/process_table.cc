@@ -12,16 +12,6 @@ namespace macroscope::analysis::kernel {
 
 namespace {
 
-std::optional<int64_t> IntegerField(const Trace& trace, const Container& c, std::string_view name) {
-  for (const ExtraField& f : c.extras)
-    if (trace.Str(f.name) == name) {
-      std::string_view text = trace.Str(f.value);
-      if (text.empty()) return std::nullopt;
-      return std::stoll(std::string(text));
-    }
-  return std::nullopt;
-}
-
 std::string_view TextField(const Trace& trace, const Container& c, std::string_view name) {
   for (const ExtraField& f : c.extras)
     if (trace.Str(f.name) == name) return trace.Str(f.value);

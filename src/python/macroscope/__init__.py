@@ -111,6 +111,13 @@ class Trace:
             return self.query(_call("critical_path"))
         return self.query(_call("critical_path_by", by))
 
+    def thread_critical_path(self, tid, by=None, end=None):
+        """A kernel trace's thread's critical path up to end (as ts): its segments, or its time per 'state' or
+        'container' (by)."""
+        if by is None:
+            return self.query(_call("thread_critical_path", tid, end))
+        return self.query(_call("thread_critical_path_by", tid, by, end))
+
     def kernel_processes(self, pid=None):
         return self.query(_call("kernel_processes", pid))
 
