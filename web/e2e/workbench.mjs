@@ -728,8 +728,10 @@ try {
     const threadPath = await fetch(new URL(`api/traces/2/query?sql=${encodeURIComponent(`SELECT * FROM thread_critical_path(${tid})`)}`, base));
     if (threadPath.ok) {
       const rows = (await threadPath.json()).rows;
-      check('a thread\'s critical path is drawn, a mark per segment', h.gantt.overlay.path?.rects.length === rows.length && rows.length > 0,
-        `${h.gantt.overlay.path?.rects.length} vs ${rows.length}`);
+      const pathOf = new Map(info.containers.map((c) => [c.id, c.path]));
+      const marks = h.gantt.overlay.path?.rects ?? [];
+      check('a thread\'s critical path is drawn, a mark per segment on its thread', marks.length === rows.length && rows.length > 0
+        && marks.every((r, i) => r.row === i && pathOf.get(r.container) === rows[i][0]), `${marks.length} vs ${rows.length}`);
     } else {
       check('without thread_critical_path() the tab says so', h.analysis.path.message.includes('thread_critical_path') && h.analysis.error === ''
         && await page.locator('[data-testid=path-message]').isVisible(), JSON.stringify(h.analysis.path));

@@ -58,7 +58,7 @@ describe('critical path over the diagram', () => {
   it('colours a thread\'s path by its state, and reads ticks beyond 2^53 exactly', () => {
     const thread: QueryResult = {
       columns: ['container', 'tid', 'start', 'end', 'state', 'detail', 'length_ns'],
-      rows: [[11, 525, '9007199254740993', '9007199254740995', 'blocked', 'futex', 2], [10, 525, 3, 4, 'running', null, 1]],
+      rows: [[11, 525, '9007199254740993', '9007199254740995', 'blocked', 'futex', 2], [10, 525, 3, 4, 'running', '-', 1]],
       truncated: false, time_origin: '0',
     };
     const s = pathSpans(thread, ids, -9007199254740000);

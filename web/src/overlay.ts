@@ -89,8 +89,9 @@ export function pathSpans(result: QueryResult, ids: Map<string, number>, start: 
   return spans(result, ids, start, (_, at) => {
     if (!byState) return { color: PATH_COLOR, title: String(at('function') ?? '') || '(no state)' };
     const state = String(at('state') ?? '');
+    // The table writes a missing detail as '-'.
     const detail = at('detail');
-    return { color: THREAD_STATE_COLORS[state] ?? OTHER, title: detail ? `${state} · ${detail}` : state };
+    return { color: THREAD_STATE_COLORS[state] ?? OTHER, title: detail && detail !== '-' ? `${state} · ${detail}` : state };
   });
 }
 

@@ -4,7 +4,8 @@
 //          wait_instances() marked on their containers' lines;
 //   path:  critical_path()'s segments with critical_path_by('function')
 //          and ('container'), or on a kernel trace a thread's
-//          thread_critical_path(tid), drawn along the lines; a segment
+//          thread_critical_path(tid) with thread_critical_path_by(tid,
+//          'state') and ('container'), drawn along the lines; a segment
 //          clicked zooms the diagram onto it.
 
 import type { TraceDetail } from '../api';
@@ -179,9 +180,13 @@ export class PathTab {
       this.show();
       return 'a kernel trace: a thread\'s critical path';
     }
-    let segments: QueryResult;
+    let segments: QueryResult, states: QueryResult, containers: QueryResult;
     try {
-      segments = await this.host.ask(`SELECT * FROM thread_critical_path(${tid})`, 100000);
+      [segments, states, containers] = await Promise.all([
+        this.host.ask(`SELECT * FROM thread_critical_path(${tid})`, 100000),
+        this.host.ask(`SELECT * FROM thread_critical_path_by(${tid}, 'state')`, 100000),
+        this.host.ask(`SELECT * FROM thread_critical_path_by(${tid}, 'container')`, 100000),
+      ]);
     } catch (err) {
       if (!current()) return '';
       const text = (err as Error).message;
@@ -192,10 +197,12 @@ export class PathTab {
     }
     if (!current()) return '';
     this.segments.set(segments);
+    this.functions.set(states);
+    this.containers.set(containers);
     this.overlay = { kind: 'path', spans: pathSpans(segments, idsByPath(trace), trace.start) };
-    this.drawn.segments = segments.rows.length;
+    this.drawn = { ...this.drawn, segments: segments.rows.length, functions: states.rows.length, containers: containers.rows.length };
     this.show();
-    return `${segments.rows.length} segments · the critical path of thread ${tid}`;
+    return `${segments.rows.length} segments on ${containers.rows.length} threads · the critical path of thread ${tid}`;
   }
 
   show(): void {
