@@ -239,9 +239,12 @@ def test_smpi_idle_time_is_pj_dumps(smpi_trace):
 
 def test_a_trace_without_mpi_calls_is_a_user_error_but_has_idle_time():
     trace = shared_file("chrome", "x_event_trace.json")  # Chrome's slices: states, none an MPI call
-    run = subprocess.run([BINARY, "waits", trace], capture_output=True, text=True)
-    assert run.returncode == 1 and run.stdout == ""
-    assert "no MPI call" in run.stderr and "Segmentation" not in run.stderr
+    for option in [[], ["--instances"]]:
+        run = subprocess.run([BINARY, "waits", *option, trace], capture_output=True, text=True)
+        assert run.returncode == 1 and run.stdout == ""
+        assert "no MPI call" in run.stderr and trace in run.stderr and "Segmentation" not in run.stderr
+    both = subprocess.run([BINARY, "waits", "--idle", "--instances", trace], capture_output=True, text=True)
+    assert both.returncode == 1 and "--idle excludes --instances" in both.stderr
     idle = command_csv("waits", "--idle", trace)
     assert len(idle) > 0 and (idle.mpi_ns.astype(int) == 0).all()
     bad = subprocess.run([BINARY, "waits", "--window", "5,1", trace], capture_output=True, text=True)
