@@ -30,7 +30,7 @@ void RegisterWaitsCommand(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "waits", "MPI wait states (Scalasca's Late Sender, Late Receiver, Wait at N x N, Wait at Barrier) per container "
-               "and call path (--idle: idle, MPI and waiting time per container)");
+               "and call path (--instances: each wait; --idle: idle, MPI and waiting time per container)");
   cmd->add_option("files", args->files, "Trace files (or one store), read in order as one trace")->required();
   CLI::Option* idle =
       cmd->add_flag("--idle", args->idle, "Per container: its span, time in states, idle, in MPI, waiting in MPI");

@@ -13,16 +13,16 @@ import type { Api, TraceDetail } from '../api';
 import { type CallNode, callNodes, rootTotal, sqlText, subtreeSql } from '../flame';
 import { commMatrix, type CommMatrix, rampColor, shortPath } from '../comm';
 import { columnIndex, type QueryResult, ticksLiteral } from '../query';
-import type { Overlay, OverlayKind } from '../overlay';
+import type { OverlayKind } from '../overlay';
 import type { Panel } from '../state/url';
 import { fitCanvas } from './canvas';
 import { FlameGraph, nsText } from './flamegraph';
-import { PathTab, WaitsTab } from './overlaytabs';
+import { type OverlayPage, PathTab, WaitsTab } from './overlaytabs';
 import { ResultTable } from './table';
 import { hideTooltip, showTooltip } from './tooltip';
 
 /** What the panel needs of the page. */
-export interface AnalysisHost {
+export interface AnalysisHost extends OverlayPage {
   api: Api;
   trace(): TraceDetail | null;
   /** The query tables' tick origin (docs/serve.md). */
@@ -36,15 +36,6 @@ export interface AnalysisHost {
   highlight(sql: string | null, caption: string): void;
   open(panel: Panel): void;
   changed(): void;
-  /** The analyses drawn over the diagram: whether a kind is (the URL's marks=), switching it, drawing it. */
-  marked(kind: OverlayKind): boolean;
-  mark(kind: OverlayKind, on: boolean): void;
-  draw(kind: OverlayKind, overlay: Overlay | null): void;
-  /** A kernel trace's thread whose critical path is shown (the URL's tid=), and choosing one. */
-  tid(): number | null;
-  pickTid(tid: number): void;
-  /** Zooms the diagram onto [start, end] (model times) of a container's line. */
-  zoom(container: number, start: number, end: number): void;
 }
 
 const TABS = ['profile', 'comm', 'latency', 'waits', 'path'] as const;

@@ -13,10 +13,9 @@ import { type Overlay, type OverlayKind, PATH_COLOR, pathSpans, PATTERN_COLORS, 
 import type { QueryResult } from '../query';
 import { ResultTable } from './table';
 
-/** What the two tabs need of the panel and the page. */
-export interface OverlayHost {
+/** What the two tabs need of the page (through the analysis panel's host). */
+export interface OverlayPage {
   trace(): TraceDetail | null;
-  ask(sql: string, limit?: number): Promise<QueryResult>;
   /** Whether the kind is drawn (the URL's marks=), and switching it. */
   marked(kind: OverlayKind): boolean;
   mark(kind: OverlayKind, on: boolean): void;
@@ -28,6 +27,11 @@ export interface OverlayHost {
   /** Zooms the diagram onto [start, end] of a container's line. */
   zoom(container: number, start: number, end: number): void;
   changed(): void;
+}
+
+/** And of the panel: its query. */
+export interface OverlayHost extends OverlayPage {
+  ask(sql: string, limit?: number): Promise<QueryResult>;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
