@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "analysis/container_scope.h"
+#include "analysis/relative_time.h"
 #include "util/error.h"
 #include "util/exact_sum.h"
 
@@ -144,7 +145,12 @@ Table WaitStatesAccumulator::IdleColumns() {
   return Table({"container", "span_ns", "in_states_ns", "idle_ns", "mpi_ns", "mpi_wait_ns"});
 }
 
-Table WaitStatesAccumulator::Patterns() const {
+Table WaitStatesAccumulator::InstanceColumns() {
+  return Table({"container", "start", "end", "pattern", "peer", "wait_ns"});
+}
+
+template <class Wait>
+void WaitStatesAccumulator::ForEachWait(Wait emit) const {
   size_t total_calls = 0;
   for (const auto& calls : calls_) total_calls += calls.size();
   if (total_calls == 0)
@@ -161,38 +167,33 @@ Table WaitStatesAccumulator::Patterns() const {
     --it;
     return it->end >= t ? &*it : nullptr;
   };
-  struct Sum {
-    uint64_t instances = 0;
-    ExactSum time;
-  };
-  std::map<std::tuple<int, ContainerId, std::string_view>, Sum> rows;
   // A wait of `call` from its start to `until` (bounded by its end), its part in the window.
-  auto wait = [&](Pattern pattern, ContainerId container, const Call& call, double until) {
+  auto wait = [&](Pattern pattern, ContainerId container, const Call& call, ContainerId peer, double until) {
     if (!in_scope_[container]) return;
     const double a = std::max(call.start, start_), b = std::min({until, call.end, end_});
     if (!(until > call.start) || !(b > a)) return;
-    Sum& s = rows[{pattern, container, paths_[call.path]}];
-    ++s.instances;
-    s.time.Add(b - a);
+    emit(static_cast<int>(pattern), container, call.path, peer, a, b);
   };
   // Late Sender: per receive call, the latest start of the send calls of
   // its messages; Late Receiver: per send call, its message's receive call's start.
-  std::map<const Call*, std::pair<ContainerId, double>> receives, sends;
+  struct Late {
+    ContainerId container, peer;
+    double until;
+  };
+  std::map<const Call*, Late> receives, sends;
+  auto later = [](std::map<const Call*, Late>& lates, const Call* call, Late late) {
+    auto [it, added] = lates.try_emplace(call, late);
+    if (late.until > it->second.until) it->second = late;
+  };
   for (const Message& m : messages_) {
     const Call* send = holding(m.sender, m.start);
     const Call* receive = holding(m.receiver, m.end);
     if (!send || !receive) continue;
-    if (receive->kind == kReceive) {
-      auto [it, added] = receives.try_emplace(receive, m.receiver, send->start);
-      it->second.second = std::max(it->second.second, send->start);
-    }
-    if (send->kind == kSend) {
-      auto [it, added] = sends.try_emplace(send, m.sender, receive->start);
-      it->second.second = std::max(it->second.second, receive->start);
-    }
+    if (receive->kind == kReceive) later(receives, receive, {m.receiver, m.sender, send->start});
+    if (send->kind == kSend) later(sends, send, {m.sender, m.receiver, receive->start});
   }
-  for (const auto& [call, late] : receives) wait(kLateSender, late.first, *call, late.second);
-  for (const auto& [call, late] : sends) wait(kLateReceiver, late.first, *call, late.second);
+  for (const auto& [call, late] : receives) wait(kLateSender, late.container, *call, late.peer, late.until);
+  for (const auto& [call, late] : sends) wait(kLateReceiver, late.container, *call, late.peer, late.until);
   // Collectives: the k-th call of a function on each container that calls it is one instance.
   std::map<std::pair<uint32_t, uint64_t>, std::vector<std::pair<ContainerId, const Call*>>> instances;
   for (ContainerId c = 0; c < calls.size(); ++c) {
@@ -201,10 +202,25 @@ Table WaitStatesAccumulator::Patterns() const {
       if (call.kind == kNxN || call.kind == kBarrier) instances[{call.name, seen[call.name]++}].emplace_back(c, &call);
   }
   for (const auto& [key, members] : instances) {
-    double last = members.front().second->start;
-    for (const auto& [c, call] : members) last = std::max(last, call->start);
-    for (const auto& [c, call] : members) wait(call->kind == kBarrier ? kWaitBarrier : kWaitNxN, c, *call, last);
+    auto last = members.front();
+    for (const auto& member : members)
+      if (member.second->start > last.second->start) last = member;
+    for (const auto& [c, call] : members)
+      wait(call->kind == kBarrier ? kWaitBarrier : kWaitNxN, c, *call, last.first, last.second->start);
   }
+}
+
+Table WaitStatesAccumulator::Patterns() const {
+  struct Sum {
+    uint64_t instances = 0;
+    ExactSum time;
+  };
+  std::map<std::tuple<int, ContainerId, std::string_view>, Sum> rows;
+  ForEachWait([&](int pattern, ContainerId container, uint32_t path, ContainerId, double a, double b) {
+    Sum& s = rows[{pattern, container, paths_[path]}];
+    ++s.instances;
+    s.time.Add(b - a);
+  });
   Table table = PatternColumns();
   const TimeBase& base = trace_.time_base();
   for (const auto& [key, s] : rows) {
@@ -214,6 +230,32 @@ Table WaitStatesAccumulator::Patterns() const {
     table.Put(path);
     table.Put(s.instances);
     table.Put(DurationNanoseconds(base, s.time));
+  }
+  return table;
+}
+
+Table WaitStatesAccumulator::Instances() const {
+  struct Instance {
+    double start, end;
+    ContainerId container, peer;
+    int pattern;
+  };
+  std::vector<Instance> waits;
+  ForEachWait([&](int pattern, ContainerId container, uint32_t, ContainerId peer, double a, double b) {
+    waits.push_back({a, b, container, peer, pattern});
+  });
+  std::sort(waits.begin(), waits.end(), [](const Instance& x, const Instance& y) {
+    return std::tie(x.start, x.container, x.pattern, x.end) < std::tie(y.start, y.container, y.pattern, y.end);
+  });
+  Table table = InstanceColumns();
+  const TimeBase& base = trace_.time_base();
+  for (const Instance& w : waits) {
+    table.Put(trace_.ContainerPath(w.container));
+    table.Put(RelativeTime(trace_, w.start));
+    table.Put(RelativeTime(trace_, w.end));
+    table.Put(kPatterns[w.pattern]);
+    table.Put(trace_.ContainerPath(w.peer));
+    table.Put(DurationNanoseconds(base, w.end - w.start));
   }
   return table;
 }

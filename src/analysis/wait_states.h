@@ -54,12 +54,21 @@ class WaitStatesAccumulator {
   // them), instances, time_ns. Throws UserError when the trace has no MPI
   // call.
   Table Patterns() const;
+  // Each wait, one row per instance with a part inside the window, by
+  // start, then container, then pattern: container (path), start, end (its
+  // part in the window, relative to the trace's start as the query's
+  // critical_path() gives times: ticks, or seconds), pattern, peer (the
+  // path of the container waited for: the sender of the latest message, the
+  // receiver, or the collective's last entrant), wait_ns. Throws UserError
+  // when the trace has no MPI call.
+  Table Instances() const;
   // One row per container in scope with a state, in container order:
   // container, span_ns, in_states_ns, idle_ns, mpi_ns, mpi_wait_ns.
   Table Idle() const;
 
   static Table PatternColumns();
   static Table IdleColumns();
+  static Table InstanceColumns();
 
  private:
   struct Call {
@@ -82,6 +91,11 @@ class WaitStatesAccumulator {
     uint32_t name = 0;
   };
   const Function& FunctionOf(StringId value);
+  // Calls `wait(pattern, container, call path, peer, start, end)` for each
+  // wait's part inside the window (pattern: an index of wait_states.cc's
+  // kPatterns), in no particular order.
+  template <class Wait>
+  void ForEachWait(Wait wait) const;
 
   const Trace& trace_;
   double start_, end_;

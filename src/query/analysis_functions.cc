@@ -55,6 +55,9 @@ constexpr std::array kFunctions{
     FunctionDoc{"idle_time(start, end, container)",
                 "per container: span_ns, in_states_ns, idle_ns, mpi_ns, mpi_wait_ns inside [start, end], as "
                 "`waits --idle --format csv`"},
+    FunctionDoc{"wait_instances(start, end, container)",
+                "each wait of wait_states(), its part inside [start, end]: container, start, end (relative to the "
+                "trace's start), pattern, peer (the container waited for), wait_ns, as `waits --instances`"},
     FunctionDoc{"critical_path()",
                 "the critical path of a message-passing trace, one row per segment in time order: container, "
                 "start, end (times as ts), function, length_ns, as `critical-path`"},
@@ -383,6 +386,8 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s, c](const Args& a) { return WaitStates(*s, c(), a).Patterns(); });
   add("idle_time", analysis::WaitStatesAccumulator::IdleColumns(), window,
       [s, c](const Args& a) { return WaitStates(*s, c(), a).Idle(); });
+  add("wait_instances", analysis::WaitStatesAccumulator::InstanceColumns(), window,
+      [s, c](const Args& a) { return WaitStates(*s, c(), a).Instances(); });
   add("critical_path", analysis::CriticalPathTable(trace, {}, analysis::CriticalPathBy::kSegments), {},
       [s, c](const Args&) {
         return analysis::CriticalPathTable(s->trace(), analysis::ComputeCriticalPath(*s, c()),

@@ -32,22 +32,21 @@ def mpi_name(function):
     return m.group(1).upper() if m else None
 
 
-def patterns(calls, messages, window=None):
-    """{(pattern, container, call path): [instances, time]} of `calls`
-    ({container: [(start, end, path, function)]}, outermost MPI calls) and
-    `messages` ([(sender, receiver, send time, receive time)]); with a
-    window (a, b), the waits' parts inside it."""
-    rows = collections.defaultdict(lambda: [0, 0])
+def waits(calls, messages, window=None):
+    """Each wait of `calls` ({container: [(start, end, path, function)]},
+    outermost MPI calls) and `messages` ([(sender, receiver, send time,
+    receive time)]): [(pattern, container, call, start, end, peer)], with a
+    window (a, b) its part inside it; the peer is the container waited for
+    (the sender of the latest send, the receiver, the last entrant)."""
+    out = []
 
-    def wait(pattern, container, call, until):
+    def wait(pattern, container, call, until, peer):
         start, end, path, _ = call
         a, b = start, min(until, end)
         if window:
             a, b = max(a, window[0]), min(b, window[1])
         if until > start and b > a:
-            row = rows[(pattern, container, path)]
-            row[0] += 1
-            row[1] += b - a
+            out.append((pattern, container, call, a, b, peer))
 
     def holding(container, t):
         found = [c for c in calls.get(container, []) if c[0] <= t <= c[1]]
@@ -58,14 +57,14 @@ def patterns(calls, messages, window=None):
         s, r = holding(sender, sent), holding(receiver, received)
         if s is None or r is None:
             continue
-        if mpi_name(r[3]) in RECEIVES:
-            receives[(receiver, r)] = max(receives.get((receiver, r), s[0]), s[0])
-        if mpi_name(s[3]) in SENDS:
-            sends[(sender, s)] = max(sends.get((sender, s), r[0]), r[0])
-    for (receiver, r), until in receives.items():
-        wait("Late Sender", receiver, r, until)
-    for (sender, s), until in sends.items():
-        wait("Late Receiver", sender, s, until)
+        if mpi_name(r[3]) in RECEIVES and ((receiver, r) not in receives or s[0] > receives[(receiver, r)][0]):
+            receives[(receiver, r)] = (s[0], sender)
+        if mpi_name(s[3]) in SENDS and ((sender, s) not in sends or r[0] > sends[(sender, s)][0]):
+            sends[(sender, s)] = (r[0], receiver)
+    for (receiver, r), (until, sender) in receives.items():
+        wait("Late Sender", receiver, r, until, sender)
+    for (sender, s), (until, receiver) in sends.items():
+        wait("Late Receiver", sender, s, until, receiver)
     instances = collections.defaultdict(list)
     for container, cs in calls.items():
         seen = collections.Counter()
@@ -75,9 +74,19 @@ def patterns(calls, messages, window=None):
                 instances[(name, seen[name])].append((container, c))
                 seen[name] += 1
     for (name, _), members in instances.items():
-        last = max(c[0] for _, c in members)
+        last, entrant = max((c[0], container) for container, c in members)
         for container, c in members:
-            wait("Wait at Barrier" if name == "BARRIER" else "Wait at N x N", container, c, last)
+            wait("Wait at Barrier" if name == "BARRIER" else "Wait at N x N", container, c, last, entrant)
+    return out
+
+
+def patterns(calls, messages, window=None):
+    """{(pattern, container, call path): [instances, time]} of the waits."""
+    rows = collections.defaultdict(lambda: [0, 0])
+    for pattern, container, call, a, b, _ in waits(calls, messages, window):
+        row = rows[(pattern, container, call[2])]
+        row[0] += 1
+        row[1] += b - a
     return rows
 
 
@@ -132,6 +141,25 @@ def test_ping_pong_patterns_are_otf2_prints():
            for r in command_csv("waits", anchor).itertuples()}
     assert got == expected
     assert any(p == "Late Sender" for p, _, _ in got)  # the ping-pong's replies wait
+
+
+def test_ping_pong_instances_are_otf2_prints():
+    """wait_instances() (waits --instances): each wait of otf2-print's calls,
+    its ticks from the trace's start (the clock's global offset), the
+    container it waited for, its length rounded once to ns."""
+    anchor = shared_file("otf2", "ping-pong-otf2", "traces.otf2")
+    calls, messages, rate, names = otf2_calls_and_messages(anchor)
+    clock = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True, check=True).stdout
+    offset = int(re.search(r"Global Offset: (\d+)", clock).group(1))
+    expected = sorted((a - offset, names[c], pattern, names[peer], b - offset, ns(b - a, rate))
+                      for pattern, c, _, a, b, peer in waits(calls, messages))
+    printed = command_csv("waits", "--instances", anchor)
+    assert list(printed.columns) == ["container", "start", "end", "pattern", "peer", "wait_ns"]
+    got = [(int(r.start), rank_and_thread(r.container), r.pattern, rank_and_thread(r.peer), int(r.end), int(r.wait_ns))
+           for r in printed.itertuples()]
+    assert got == sorted(got, key=lambda g: g[0])  # in time order
+    assert sorted(got) == expected
+    assert {g[2] for g in got} >= {"Late Sender"}
 
 
 def test_ping_pong_idle_is_otf2_prints():
@@ -211,9 +239,12 @@ def test_smpi_idle_time_is_pj_dumps(smpi_trace):
 
 def test_a_trace_without_mpi_calls_is_a_user_error_but_has_idle_time():
     trace = shared_file("chrome", "x_event_trace.json")  # Chrome's slices: states, none an MPI call
-    run = subprocess.run([BINARY, "waits", trace], capture_output=True, text=True)
-    assert run.returncode == 1 and run.stdout == ""
-    assert "no MPI call" in run.stderr and "Segmentation" not in run.stderr
+    for option in [[], ["--instances"]]:
+        run = subprocess.run([BINARY, "waits", *option, trace], capture_output=True, text=True)
+        assert run.returncode == 1 and run.stdout == ""
+        assert "no MPI call" in run.stderr and trace in run.stderr and "Segmentation" not in run.stderr
+    both = subprocess.run([BINARY, "waits", "--idle", "--instances", trace], capture_output=True, text=True)
+    assert both.returncode == 1 and "--idle excludes --instances" in both.stderr
     idle = command_csv("waits", "--idle", trace)
     assert len(idle) > 0 and (idle.mpi_ns.astype(int) == 0).all()
     bad = subprocess.run([BINARY, "waits", "--window", "5,1", trace], capture_output=True, text=True)
@@ -226,6 +257,7 @@ def test_python_methods_are_the_command():
     anchor = shared_file("otf2", "ping-pong-otf2", "traces.otf2")
     t = macroscope.open(anchor)
     for frame, printed in [(t.wait_states(), command_csv("waits", anchor)),
+                           (t.wait_instances(), command_csv("waits", "--instances", anchor)),
                            (t.idle_time(), command_csv("waits", "--idle", anchor))]:
         assert list(frame.columns) == list(printed.columns)
         assert [[str(v) for v in row] for row in frame.itertuples(index=False)] == \

@@ -352,12 +352,13 @@ TEST(QueryCliTest, CommunicationIsItsCommand) {
   ExpectSameAsCommand(trace, "SELECT * FROM comm_over_time(9)", "comm --over-time --bins 9");
 }
 
-// The wait states and idle time, on the same trace: the tables of `waits`.
+// The wait states, each wait and idle time, on the same trace: the tables of `waits`.
 TEST(QueryCliTest, WaitStatesAreTheirCommand) {
   MACROSCOPE_NEEDS_SHARED_TESTDATA();
   const std::string trace = SharedTestData() + "/otf2/ping-pong-otf2/traces.otf2";
   ExpectSameAsCommand(trace, "SELECT * FROM wait_states()", "waits");
   ExpectSameAsCommand(trace, "SELECT * FROM idle_time()", "waits --idle");
+  ExpectSameAsCommand(trace, "SELECT * FROM wait_instances()", "waits --instances");
 }
 
 // The latencies of each kind and a histogram, on LTTng's kernel trace: the

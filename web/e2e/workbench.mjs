@@ -225,6 +225,86 @@ async function checkComm(t, label, picture) {
   }
 }
 
+/**
+ * The critical path and the waits of trace `t` drawn over the diagram
+ * (overlaytabs.ts): a mark per critical_path() segment on its container, a
+ * connector per change of container, a segment clicked zoomed onto; a
+ * mark per wait_instances() row of the view, a mark hovered naming its
+ * pattern, the container waited for and its length.
+ */
+async function checkOverlays(t, label) {
+  const sqlOf = async (statement) => api(base, `traces/${t}/query?limit=100000&sql=${encodeURIComponent(statement)}`);
+  const info = await api(base, `traces/${t}`);
+  const pathOf = new Map(info.containers.map((c) => [c.id, c.path]));
+  const hover = async (r) => {
+    const ganttBox = await page.locator('[data-testid=gantt]').boundingBox();
+    await page.mouse.move(ganttBox.x + r.x + r.w / 2, ganttBox.y + r.y + r.h / 2);
+    await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 });
+    return page.locator('[data-testid=tooltip]').innerText();
+  };
+
+  await page.goto(withQuery(`trace=${t}&panel=path&marks=path`));
+  let h = await settled(page, `window.__macroscope.trace === ${t} && window.__macroscope.analysis.path.segments > 0 && !!window.__macroscope.gantt.overlay.path`);
+  const path = await sqlOf('SELECT * FROM critical_path()');
+  const drawn = h.gantt.overlay.path.rects;
+  check(`${label}: a path mark per critical_path() segment, on its container`, drawn.length === path.rows.length
+    && drawn.every((r, i) => r.row === i && pathOf.get(r.container) === path.rows[i][0]),
+  `${drawn.length} marks vs ${path.rows.length} rows: ${JSON.stringify(drawn.slice(0, 4).map((r) => pathOf.get(r.container)))}`);
+  const jumps = path.rows.filter((r, i) => i > 0 && r[0] !== path.rows[i - 1][0]).length;
+  check(`${label}: a connector at each jump between containers`, jumps > 0 && h.gantt.overlay.path.connectors === jumps,
+    `${h.gantt.overlay.path.connectors} vs ${jumps}`);
+  const [byFunction, byContainer] = await Promise.all([sqlOf("SELECT * FROM critical_path_by('function')"), sqlOf("SELECT * FROM critical_path_by('container')")]);
+  const rowsOf = (id) => page.locator(`[data-testid=${id}] tbody tr`).count();
+  check(`${label}: the segments and the shares per function and container beside them`, await rowsOf('path-table') === path.rows.length
+    && await rowsOf('path-functions') === byFunction.rows.length && await rowsOf('path-containers') === byContainer.rows.length);
+  const lengthCol = path.columns.indexOf('length_ns');
+  const longest = path.rows.reduce((a, r, i) => (r[lengthCol] > path.rows[a][lengthCol] ? i : a), 0);
+  const tip = await hover(drawn[longest]);
+  check(`${label}: a path mark's tooltip names its function and length`, tip.includes('critical path') && tip.includes(`(${path.rows[longest][lengthCol]} ns)`), tip);
+  /** The picture: the view zoomed onto the span of some rows (relative ticks), the widest mark drawn then hovered. */
+  const picture = async (panel, from, to, kind, name) => {
+    const pad = (to - from) / 20;
+    await page.goto(withQuery(`trace=${t}&panel=${panel}&marks=${kind}&gantt=${info.start + from - pad},${info.start + to + pad}`));
+    const z = await settled(page, `window.__macroscope.trace === ${t} && (window.__macroscope.gantt.overlay.${kind}?.rects.length ?? 0) > 0`);
+    const rects = z.gantt.overlay[kind].rects;
+    await hover(rects.reduce((a, r) => (r.w > a.w ? r : a)));
+    await shot(page, name);
+  };
+  // A segment clicked: the diagram zoomed onto it (its span and a quarter of it each side).
+  const short = path.rows.reduce((a, r, i) => (r[lengthCol] > 0 && r[lengthCol] < path.rows[a][lengthCol] ? i : a), longest);
+  await page.locator('[data-testid=path-table] tbody tr').nth(short).click();
+  h = await settled(page, `window.__macroscope.gantt.end - window.__macroscope.gantt.start < ${(info.end - info.start) / 2}`);
+  const [sa, sb] = [info.start + Number(path.rows[short][1]), info.start + Number(path.rows[short][2])];
+  const pad = (sb - sa) / 4;
+  check(`${label}: clicking a segment zooms onto it`, Math.abs(h.gantt.start - (sa - pad)) <= 1e-9 * Math.abs(sa) + 1e-6
+    && Math.abs(h.gantt.end - (sb + pad)) <= 1e-9 * Math.abs(sb) + 1e-6, `${h.gantt.start}..${h.gantt.end} vs ${sa}..${sb}`);
+  // The path after its longest stretch (MPI_Init, on this trace): the ping-pong.
+  await picture('path', Number(path.rows[longest][2]), Number(path.rows[path.rows.length - 1][2]), 'path', 'web-critical-path.png');
+
+  await page.goto(withQuery(`trace=${t}&panel=waits&marks=waits`));
+  h = await settled(page, `window.__macroscope.trace === ${t} && window.__macroscope.analysis.waits.instances > 0 && !!window.__macroscope.gantt.overlay.waits`);
+  const [lo, hi] = h.analysis.window;
+  const instances = await sqlOf(`SELECT * FROM wait_instances(${lo}, ${hi}, NULL)`);
+  const waits = h.gantt.overlay.waits.rects;
+  check(`${label}: a wait mark per wait_instances() row of the view, on its container`, waits.length === instances.rows.length
+    && waits.every((r, i) => r.row === i && pathOf.get(r.container) === instances.rows[i][0]),
+  `${waits.length} marks vs ${instances.rows.length} rows`);
+  const [patterns, idle] = await Promise.all([sqlOf(`SELECT * FROM wait_states(${lo}, ${hi}, NULL)`), sqlOf(`SELECT * FROM idle_time(${lo}, ${hi}, NULL)`)]);
+  check(`${label}: the waits tab lists wait_states() and idle_time()`, await rowsOf('waits-table') === patterns.rows.length
+    && await rowsOf('idle-table') === idle.rows.length && h.analysis.waits.patterns === patterns.rows.length);
+  const col = (name) => instances.columns.indexOf(name);
+  const widest = waits.reduce((a, r, i) => (r.w > waits[a].w ? i : a), 0);
+  const waitTip = await hover(waits[widest]);
+  // Marks a few pixels wide overlap at this zoom: the one drawn last under the pointer is named.
+  const [px, py] = [waits[widest].x + waits[widest].w / 2, waits[widest].y + waits[widest].h / 2];
+  const under = waits.findLastIndex((r) => px >= r.x - 1 && px <= r.x + r.w + 1 && py >= r.y && py <= r.y + r.h);
+  const row = instances.rows[under];
+  check(`${label}: a wait mark's tooltip names its pattern, the container waited for and its length`,
+    waitTip.includes(row[col('pattern')]) && waitTip.includes(row[col('peer')]) && waitTip.includes(`(${row[col('wait_ns')]} ns)`), waitTip);
+  const times = instances.rows.flatMap((r) => [Number(r[col('start')]), Number(r[col('end')])]);
+  await picture('waits', Math.min(...times), Math.max(...times), 'waits', 'web-waits.png');
+}
+
 const userDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-'));
 const gateDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-gate-'));
 const example = join(sourceDir, 'examples', 'synthetic.trace');
@@ -501,8 +581,9 @@ try {
   if (haveOtf2Trace) {
     await checkProfile(otf2Index, 'an OTF2 trace', 'web-flamegraph.png');
     await checkComm(otf2Index, 'an OTF2 trace', 'web-comm-matrix.png');
+    await checkOverlays(otf2Index, 'an OTF2 trace');
   } else {
-    console.log(`skip the OTF2 trace's profile and matrix: no ${otf2Trace} (the shared test data)`);
+    console.log(`skip the OTF2 trace's profile, matrix, waits and critical path: no ${otf2Trace} (the shared test data)`);
   }
   console.log(`(analysis panel checks: ${((Date.now() - analysisStarted) / 1000).toFixed(1)} s)`);
 
@@ -638,6 +719,32 @@ try {
       && JSON.stringify(h.analysis.latency.histogram) === JSON.stringify(histogram.rows)
       && histogram.rows.reduce((a, r) => a + r[2], 0) === mostCalled[countCol], `${h.analysis.latency.name}: ${JSON.stringify(h.analysis.latency.histogram)}`);
     await shot(page, 'web-kernel-latency.png');
+
+    // A thread's critical path: thread_critical_path(tid) drawn coloured by state, or, on a server without it, a message saying so.
+    const busiest = await api(base, `traces/2/query?sql=${encodeURIComponent('SELECT tid FROM kernel_processes() ORDER BY running_ns DESC, tid LIMIT 1')}`);
+    const tid = busiest.rows[0][0];
+    await page.goto(withQuery(`trace=2&panel=path&marks=path&tid=${tid}`));
+    h = await settled(page, `window.__macroscope.trace === 2 && window.__macroscope.analysis.path.tid === ${tid} && (window.__macroscope.analysis.path.segments > 0 || window.__macroscope.analysis.path.message !== '' || window.__macroscope.analysis.error !== '')`);
+    const threadPath = await fetch(new URL(`api/traces/2/query?sql=${encodeURIComponent(`SELECT * FROM thread_critical_path(${tid})`)}`, base));
+    if (threadPath.ok) {
+      const rows = (await threadPath.json()).rows;
+      const pathOf = new Map(info.containers.map((c) => [c.id, c.path]));
+      const marks = h.gantt.overlay.path?.rects ?? [];
+      check('a thread\'s critical path is drawn, a mark per segment on its thread', marks.length === rows.length && rows.length > 0
+        && marks.every((r, i) => r.row === i && pathOf.get(r.container) === rows[i][0]), `${marks.length} vs ${rows.length}`);
+    } else {
+      check('without thread_critical_path() the tab says so', h.analysis.path.message.includes('thread_critical_path') && h.analysis.error === ''
+        && await page.locator('[data-testid=path-message]').isVisible(), JSON.stringify(h.analysis.path));
+    }
+    // One click from the thread's line: a right click on its name opens its path.
+    const thread = info.containers.find((c) => typeAlias[c.type] === 'ctf.thread' && c.name.endsWith(` ${tid}`));
+    await page.goto(withQuery(`trace=2&containers=${thread.id}`));
+    h = await settled(page, `window.__macroscope.trace === 2 && window.__macroscope.gantt.lineBoxes.some((l) => l.container === ${thread.id})`);
+    const box = h.gantt.lineBoxes.find((l) => l.container === thread.id);
+    const kernelGantt = await page.locator('[data-testid=gantt]').boundingBox();
+    await page.mouse.click(kernelGantt.x + 40, kernelGantt.y + box.y + 6, { button: 'right' });
+    h = await settled(page, `window.__macroscope.analysis.panel === 'path' && window.__macroscope.analysis.path.tid === ${tid}`);
+    check('a right click on a thread\'s name opens its critical path', h.url.includes(`tid=${tid}`) && h.url.includes('marks=path'), h.url);
 
     // The query panel on a clock beyond 2^53: ticks shown exactly, a row's model time exact to the ns.
     const ksql = "SELECT id, container, ts, \"end\", value, type FROM states WHERE type = 'Syscall' ORDER BY dur DESC LIMIT 3";

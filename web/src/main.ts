@@ -69,6 +69,7 @@ const gantt = new Gantt($('gantt'), $('ruler'), api, () => state.trace, palette,
     const collapsed = state.collapsed.includes(c) ? state.collapsed.filter((x) => x !== c) : [...state.collapsed, c];
     navigate({ collapsed }, true);
   },
+  lineMenu: (c) => threadPath(c),
 });
 gantt.onChange = () => { writeGanttInfo(); updateHook(); };
 const queryPanel = new QueryPanel({
@@ -92,7 +93,33 @@ const analyses = new AnalysisPanel({
   highlight: (sql, caption) => void highlight(sql, caption),
   open: (panel) => navigate({ panel }, true),
   changed: () => updateHook(),
+  marked: (kind) => state.marks.includes(kind),
+  mark: (kind, on) => navigate({ marks: on ? [...new Set([...state.marks, kind])] : state.marks.filter((m) => m !== kind) }, true),
+  draw: (kind, overlay) => gantt.setOverlay(kind, overlay),
+  tid: () => state.tid,
+  pickTid: (tid) => navigate({ tid, panel: 'path' }, true),
+  zoom: (container, a, b) => {
+    if (!trace) return;
+    const mark: Mark = { row: -1, container, start: a, end: b > a ? b : null };
+    const [x, y] = focusWindow(mark, (trace.end - trace.start) / 1000);
+    gantt.focus(mark, x, y, false);
+    navigate({ gantt: [x, y] });
+  },
 });
+
+/**
+ * A right click on a kernel thread's name: its critical path, drawn. The
+ * tid is the last number of the line's name (the reader names a thread
+ * "NAME TID").
+ */
+function threadPath(container: number): boolean {
+  const c = trace?.containers.find((x) => x.id === container);
+  const thread = trace?.types.find((t) => t.id === c?.type)?.alias === 'ctf.thread';
+  const tid = c && /(\d+)\s*$/.exec(c.name);
+  if (!thread || !tid) return false;
+  navigate({ panel: 'path', tid: Number(tid[1]), marks: [...new Set([...state.marks, 'path' as const])] }, true);
+  return true;
+}
 
 /** The trace's tick origin in the query tables, asked once. */
 function origin(): Promise<string> {
@@ -277,6 +304,7 @@ async function apply(): Promise<void> {
   gantt.setView(view[0], view[1], false);
   if (changed('panel')) analyses.show(state.panel);
   else if (changed('range', 'gantt', 'containers')) analyses.viewChanged();
+  if (!prev || String(prev.marks) !== String(state.marks) || prev.tid !== state.tid) analyses.marksChanged();
   if (!prev || String(prev.types) !== String(state.types) || String(prev.values) !== String(state.values) || String(prev.containers) !== String(state.containers)) {
     filters.render(trace, state);
   }
@@ -519,8 +547,9 @@ function updateHook(): void {
     gantt: {
       start: gantt.viewRange[0], end: gantt.viewRange[1], ...gantt.stats, ruler: gantt.rulerDrawn,
       sample: gantt.sample.map((s) => ({ ...s, x: s.x + gx, y: s.y + gy })),
-      lines: gantt.lineLabels.slice(0, 200), lineCount: gantt.lineLabels.length,
+      lines: gantt.lineLabels.slice(0, 200), lineCount: gantt.lineLabels.length, lineBoxes: gantt.lineBoxes.slice(0, 200),
       marks: gantt.marksDrawn,
+      overlay: gantt.overlayDrawn,
       where: gantt.whereShown && { rows: gantt.whereShown.marks.length, truncated: gantt.whereShown.truncated, mode: state.filter },
     },
     query: queryPanel.drawn,

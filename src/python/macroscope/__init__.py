@@ -99,6 +99,9 @@ class Trace:
     def wait_states(self, start=None, end=None, container=None):
         return self.query(_call("wait_states", start, end, container))
 
+    def wait_instances(self, start=None, end=None, container=None):
+        return self.query(_call("wait_instances", start, end, container))
+
     def idle_time(self, start=None, end=None, container=None):
         return self.query(_call("idle_time", start, end, container))
 

@@ -8,7 +8,7 @@ describe('URL state', () => {
       mode: 'spatiotemporal', view: 'mode', types: [3, 4], values: ['a,b', 'value 1'], containers: [7],
       collapsed: [1, 2], clock: 'wall', sql: "SELECT * FROM states WHERE value = 'a&b' -- 100%",
       where: "value LIKE 'MPI_%' AND dur > 1000", filter: 'hide', group: "substr(path, 1, instr(path || '/', '/') - 1)",
-      order: 'name DESC', panel: 'comm', token: 's3cret',
+      order: 'name DESC', panel: 'path', marks: ['waits', 'path'], tid: 525, token: 's3cret',
     };
     expect(parseState(formatState(s))).toEqual(s);
   });
@@ -30,6 +30,8 @@ describe('URL state', () => {
     expect(parseState('?clock=sundial').clock).toBe('relative');
     expect(parseState('?filter=blur').filter).toBe('dim');
     expect(parseState('?panel=gantt').panel).toBe('');
+    expect(parseState('?marks=path,nope').marks).toEqual(['path']);
+    expect(parseState('?tid=1.5').tid).toBeNull();
   });
 
   it('keeps the SQL of the panel and of the filters as typed, blanks as none', () => {

@@ -44,16 +44,21 @@ export interface ViewState {
   order: string;
   /** The analysis panel's tab under the diagram; '' = closed. */
   panel: Panel;
+  /** The analyses drawn over the diagram (docs/web.md): the wait states, the critical path. */
+  marks: Overlays[];
+  /** The thread whose critical path the panel shows (a kernel trace); null = none chosen. */
+  tid: number | null;
   token: string | null;
 }
 
-export type Panel = '' | 'profile' | 'comm' | 'latency';
-export const PANELS: Panel[] = ['profile', 'comm', 'latency'];
+export type Panel = '' | 'profile' | 'comm' | 'latency' | 'waits' | 'path';
+export const PANELS: Panel[] = ['profile', 'comm', 'latency', 'waits', 'path'];
+export type Overlays = 'waits' | 'path';
 
 export const DEFAULT_STATE: ViewState = {
   trace: 0, range: null, gantt: null, p: null, slices: 100, metric: 'state-time', mode: 'temporal',
   view: 'stacked', types: [], values: [], containers: [], collapsed: [], clock: 'relative',
-  sql: '', where: '', filter: 'dim', group: '', order: '', panel: '', token: null,
+  sql: '', where: '', filter: 'dim', group: '', order: '', panel: '', marks: [], tid: null, token: null,
 };
 
 function num(text: string | null): number | null {
@@ -100,6 +105,9 @@ export function parseState(search: string): ViewState {
   if (q.get('filter') === 'hide') s.filter = 'hide';
   const panel = q.get('panel');
   if (panel && (PANELS as string[]).includes(panel)) s.panel = panel as Panel;
+  s.marks = (['waits', 'path'] as const).filter((m) => (q.get('marks') ?? '').split(',').includes(m));
+  const tid = num(q.get('tid'));
+  if (tid !== null && Number.isInteger(tid)) s.tid = tid;
   s.token = q.get('token');
   return s;
 }
@@ -123,6 +131,8 @@ export function formatState(s: ViewState): string {
   for (const key of ['sql', 'where', 'group', 'order'] as const) if (s[key]) q.set(key, s[key]);
   if (s.filter !== DEFAULT_STATE.filter) q.set('filter', s.filter);
   if (s.panel) q.set('panel', s.panel);
+  if (s.marks.length) q.set('marks', s.marks.join(','));
+  if (s.tid !== null) q.set('tid', String(s.tid));
   if (s.token) q.set('token', s.token);
   const text = q.toString();
   return text ? `?${text}` : '';

@@ -3,7 +3,9 @@
 // range (debounced) —
 //   profile: the flame graph of call_tree() and the flat profile_total();
 //   comm: the heatmap of comm(level, start, end);
-//   latency: kernel_latency(kind) and the histogram of the row clicked.
+//   latency: kernel_latency(kind) and the histogram of the row clicked;
+//   waits, path: the wait states and the critical path, drawn over the
+//   diagram (overlaytabs.ts).
 // Clicking a frame or a cell highlights its entities in the diagram
 // through the query highlights (resultMarks).
 
@@ -11,14 +13,16 @@ import type { Api, TraceDetail } from '../api';
 import { type CallNode, callNodes, rootTotal, sqlText, subtreeSql } from '../flame';
 import { commMatrix, type CommMatrix, rampColor, shortPath } from '../comm';
 import { columnIndex, type QueryResult, ticksLiteral } from '../query';
+import type { OverlayKind } from '../overlay';
 import type { Panel } from '../state/url';
 import { fitCanvas } from './canvas';
 import { FlameGraph, nsText } from './flamegraph';
+import { type OverlayPage, PathTab, WaitsTab } from './overlaytabs';
 import { ResultTable } from './table';
 import { hideTooltip, showTooltip } from './tooltip';
 
 /** What the panel needs of the page. */
-export interface AnalysisHost {
+export interface AnalysisHost extends OverlayPage {
   api: Api;
   trace(): TraceDetail | null;
   /** The query tables' tick origin (docs/serve.md). */
@@ -33,6 +37,8 @@ export interface AnalysisHost {
   open(panel: Panel): void;
   changed(): void;
 }
+
+const TABS = ['profile', 'comm', 'latency', 'waits', 'path'] as const;
 
 /** The highlights' rows at most. */
 export const HIGHLIGHT_LIMIT = 20000;
@@ -55,6 +61,10 @@ export class AnalysisPanel {
   private matrix: CommMatrix | null = null;
   private matrixBox = { x: 0, y: 0, cell: 0 };
   private histogram: QueryResult | null = null;
+  private readonly waits: WaitsTab;
+  private readonly path: PathTab;
+  /** The key the overlays were last asked for (their tab may be closed while they are drawn). */
+  private overlayAsked = { waits: '', path: '' };
   /** For the test hook. */
   drawn = {
     panel: '' as Panel, window: ['', ''] as [string, string], container: null as string | null, error: '',
@@ -69,9 +79,12 @@ export class AnalysisPanel {
     });
     this.profile = new ResultTable($('profile-table'), (row) => this.pickFunction(row), 1000, () => this.sorted());
     this.latency = new ResultTable($('latency-table'), (row) => void this.loadHistogram(row), 1000, () => this.sorted());
-    for (const p of ['profile', 'comm', 'latency'] as const) {
+    for (const p of TABS) {
       $(`tab-${p}-button`).addEventListener('click', () => host.open(this.panel === p ? '' : p));
     }
+    const overlayHost = { ...host, ask: (sql: string, limit?: number) => this.ask(sql, limit) };
+    this.waits = new WaitsTab(overlayHost);
+    this.path = new PathTab(overlayHost);
     $('comm-level').addEventListener('change', () => void this.load());
     $('comm-metric').addEventListener('change', () => this.drawMatrix());
     $('latency-kind').addEventListener('change', () => void this.load());
@@ -88,6 +101,9 @@ export class AnalysisPanel {
     this.asked = '';
     this.matrix = null;
     this.latencyResult = this.histogram = null;
+    this.overlayAsked = { waits: '', path: '' };
+    this.waits.reset();
+    this.path.reset();
     const trace = this.host.trace();
     const kernel = !!trace?.types.some((t) => t.alias === 'ctf.cpu');
     $('tab-latency-button').hidden = !kernel;
@@ -109,7 +125,7 @@ export class AnalysisPanel {
   show(panel: Panel): void {
     this.panel = panel;
     this.drawn.panel = panel;
-    for (const p of ['profile', 'comm', 'latency'] as const) {
+    for (const p of TABS) {
       $(`tab-${p}`).hidden = p !== panel;
       $(`tab-${p}-button`).setAttribute('aria-pressed', String(p === panel));
     }
@@ -120,9 +136,17 @@ export class AnalysisPanel {
   /** The diagram's range or containers changed: asked again once they rest. */
   viewChanged(delay = DEBOUNCE_MS): void {
     window.clearTimeout(this.timer);
-    this.waiting = !!this.panel;
-    if (this.panel) this.timer = window.setTimeout(() => { this.waiting = false; void this.load(); }, delay);
+    const marked = (['waits', 'path'] as const).some((kind) => this.host.marked(kind));
+    this.waiting = !!this.panel || marked;
+    if (this.waiting) this.timer = window.setTimeout(() => { this.waiting = false; void this.load(); }, delay);
     this.host.changed();
+  }
+
+  /** The URL's marks= or tid= changed: the overlays drawn or not, asked when not yet. */
+  marksChanged(): void {
+    this.waits.show();
+    this.path.show();
+    this.viewChanged(0);
   }
 
   /** Asking, or about to. */
@@ -147,14 +171,19 @@ export class AnalysisPanel {
 
   private async load(): Promise<void> {
     const trace = this.host.trace();
-    if (!trace || !this.panel) return;
+    if (!trace) return;
+    // The overlays drawn while their tab is closed follow the view too.
+    for (const kind of ['waits', 'path'] as const) {
+      if (kind !== this.panel && this.host.marked(kind)) void this.loadOverlay(kind).catch((err) => this.fail(err));
+    }
+    if (!this.panel) return;
     const seq = ++this.seq;
     this.loading++;
     this.host.changed();
     try {
       const [lo, hi, path] = await this.window();
       const container = path === null ? 'NULL' : sqlText(path);
-      const key = `${trace.id} ${this.panel} ${lo} ${hi} ${container} ${$<HTMLSelectElement>('comm-level').value} ${$<HTMLSelectElement>('latency-kind').value}`;
+      const key = `${trace.id} ${this.panel} ${lo} ${hi} ${container} ${$<HTMLSelectElement>('comm-level').value} ${$<HTMLSelectElement>('latency-kind').value} ${this.path.key()}`;
       if (key === this.asked) return;
       this.drawn.window = [lo, hi];
       this.drawn.container = path;
@@ -183,6 +212,10 @@ export class AnalysisPanel {
         this.drawn.comm.level = level;
         $('analysis-info').textContent = `${this.matrix.cells.length} pairs · ${this.matrix.cells.reduce((s, c) => s + c.messages, 0)} messages`;
         this.drawMatrix();
+      } else if (this.panel === 'waits' || this.panel === 'path') {
+        const info = await this.loadOverlay(this.panel, () => seq === this.seq);
+        if (seq !== this.seq) return;
+        $('analysis-info').textContent = info;
       } else {
         const kind = $<HTMLSelectElement>('latency-kind').value;
         const result = await this.ask(`SELECT * FROM kernel_latency(${sqlText(kind)})`, 100000);
@@ -196,11 +229,36 @@ export class AnalysisPanel {
       }
       this.asked = key;
     } catch (err) {
-      if (seq === this.seq) {
-        this.drawn.error = (err as Error).message;
-        $('analysis-error').textContent = (err as Error).message;
-        $('analysis-error').hidden = false;
-      }
+      if (seq === this.seq) this.fail(err);
+    } finally {
+      this.loading--;
+      this.host.changed();
+    }
+  }
+
+  private fail(err: unknown): void {
+    this.drawn.error = (err as Error).message;
+    $('analysis-error').textContent = (err as Error).message;
+    $('analysis-error').hidden = false;
+  }
+
+  /**
+   * The waits of the view, or the critical path (the whole trace's, or the
+   * thread's), unless asked already for the same; its info line ('' when
+   * not asked again).
+   */
+  private async loadOverlay(kind: OverlayKind, current: () => boolean = () => true): Promise<string> {
+    const [lo, hi, path] = await this.window();
+    const container = path === null ? 'NULL' : sqlText(path);
+    const key = kind === 'waits' ? `${this.host.trace()?.id} ${lo} ${hi} ${container}` : `${this.host.trace()?.id} ${this.path.key()}`;
+    if (key === this.overlayAsked[kind] && kind !== this.panel) return '';
+    this.overlayAsked[kind] = key;
+    this.loading++;
+    try {
+      return kind === 'waits' ? await this.waits.load(lo, hi, container, current) : await this.path.load(current);
+    } catch (err) {
+      this.overlayAsked[kind] = '';
+      throw err;
     } finally {
       this.loading--;
       this.host.changed();
@@ -243,10 +301,10 @@ export class AnalysisPanel {
     if (cells && at >= 0) void this.highlightFunction(String(cells[at]));
   }
 
-  hook(): AnalysisPanel['drawn'] {
+  hook(): AnalysisPanel['drawn'] & { waits: WaitsTab['drawn']; path: PathTab['drawn'] } {
     this.drawn.flame = this.flame.drawn;
     this.drawn.focus = this.flame.focused;
-    return this.drawn;
+    return { ...this.drawn, waits: this.waits.drawn, path: this.path.drawn };
   }
 
   private drawMatrix(): void {

@@ -17,7 +17,8 @@ import { fitCanvas, hatch, onDrag } from './canvas';
 import type { TimeDisplay } from '../time';
 import { fitAxis, formatNumber, RectBatch, toTime, toX, type Scale } from './layout';
 import { cpuContainers, planLines } from './lines';
-import { drawMarks, type MarkBox, type Where, type WhereAnswer } from './marks';
+import { drawMarks, drawOverlay, type MarkBox, type Where, type WhereAnswer } from './marks';
+import { type Connector, layoutOverlay, type Overlay, type OverlayKind, type Rect } from '../overlay';
 import type { Mark } from '../query';
 import { hideTooltip, showTooltip, type TipLine } from './tooltip';
 
@@ -46,6 +47,8 @@ export interface GanttEvents {
   viewChanged(start: number, end: number): void;
   inspect(id: string): void;
   toggle(container: number): void;
+  /** A right click on a line's name (the thread's critical path of a kernel trace); true when taken. */
+  lineMenu?(container: number): boolean;
 }
 
 /** What is under the pointer. */
@@ -63,6 +66,9 @@ export class Gantt {
   private whereAnswer: WhereAnswer | null = null;
   /** The marks drawn at the last frame, for hit tests and the test hook. */
   private drawnMarks: { mark: Mark; box: MarkBox; source: 'result' | 'where' }[] = [];
+  /** The analyses drawn over the diagram (waits, a critical path), and what the last frame drew of them. */
+  private overlays = new Map<OverlayKind, Overlay>();
+  private overlaysDrawn = new Map<OverlayKind, { rects: Rect[]; connectors: Connector[] }>();
   /** The mark to inspect once the window zoomed onto it has come. */
   private focused: Mark | null = null;
   private lines: Line[] = [];
@@ -90,6 +96,8 @@ export class Gantt {
   rulerDrawn = { labels: [] as string[], caption: '' };
   /** The lines' labels in order, for the test hook. */
   get lineLabels(): string[] { return this.lines.map((l) => l.label); }
+  /** The lines' containers and places (content pixels), for the test hook. */
+  get lineBoxes(): { container: number; y: number; h: number }[] { return this.lines.map((l) => ({ container: l.container.id, y: l.y - this.scrollY, h: l.h })); }
 
   constructor(private readonly canvas: HTMLCanvasElement, private readonly ruler: HTMLCanvasElement,
               private readonly api: Api, private readonly traceIndex: () => number,
@@ -97,6 +105,11 @@ export class Gantt {
     canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     canvas.addEventListener('pointermove', (e) => { if (!this.panFrom && !this.selecting) this.hover(e); });
     canvas.addEventListener('pointerleave', () => { hideTooltip(); this.markHovered(''); });
+    canvas.addEventListener('contextmenu', (e) => {
+      const r = canvas.getBoundingClientRect();
+      const line = e.clientX - r.left < LABEL_W ? this.lineAt(e.clientY - r.top) : undefined;
+      if (line && this.events.lineMenu?.(line.container.id)) e.preventDefault();
+    });
     onDrag(canvas, {
       start: (x, y, e) => {
         if (x < LABEL_W) { this.clickLabel(y); return false; }
@@ -173,6 +186,22 @@ export class Gantt {
     if (this.marked.hovered === id) return;
     this.marked.hovered = id;
     this.schedule();
+  }
+
+  /** An analysis drawn over the diagram (null: that kind removed). */
+  setOverlay(kind: OverlayKind, overlay: Overlay | null): void {
+    if (overlay) this.overlays.set(kind, overlay); else this.overlays.delete(kind);
+    this.schedule();
+  }
+
+  /** What the last frame drew of each overlay: its rectangles (with their container) and connectors. */
+  get overlayDrawn(): Record<string, { rects: { row: number; container: number; x: number; y: number; w: number; h: number }[]; connectors: number }> {
+    const out: Record<string, { rects: { row: number; container: number; x: number; y: number; w: number; h: number }[]; connectors: number }> = {};
+    for (const [kind, { rects, connectors }] of this.overlaysDrawn) {
+      const spans = this.overlays.get(kind)?.spans ?? [];
+      out[kind] = { rects: rects.map((r) => ({ row: spans[r.span].row, container: spans[r.span].container, x: r.x, y: r.y, w: r.w, h: r.h })), connectors: connectors.length };
+    }
+    return out;
   }
 
   /** The query's rows highlighted (none: []). */
@@ -353,6 +382,7 @@ export class Gantt {
     this.drawData(ctx, dy, height);
     ctx.globalAlpha = 1;
     this.drawHighlights(ctx, dy, height);
+    this.drawOverlays(ctx, dy);
     if (this.selecting) {
       const xa = toX(this.scale, this.selecting[0]);
       const xb = toX(this.scale, this.selecting[1]);
@@ -497,6 +527,33 @@ export class Gantt {
     for (const m of this.whereAnswer?.marks ?? []) place(m, 'where');
     for (const m of this.result) place(m, 'result');
     drawMarks(ctx, this.drawnMarks.map((d) => d.box));
+  }
+
+  /** The analyses' overlays, waits under a path, on the lines shown (a collapsed container's on its ancestor's). */
+  private drawOverlays(ctx: CanvasRenderingContext2D, dy: number): void {
+    this.overlaysDrawn.clear();
+    const left = this.scale.x0, right = this.scale.x0 + this.scale.width;
+    for (const kind of ['waits', 'path'] as const) {
+      const overlay = this.overlays.get(kind);
+      if (!overlay) continue;
+      const geometry = layoutOverlay(overlay, (c) => this.lineFor(c), (t) => toX(this.scale, t), left, right);
+      this.overlaysDrawn.set(kind, geometry);
+      const shift = <T extends { y: number }>(r: T) => ({ ...r, y: r.y + dy });
+      drawOverlay(ctx, overlay, geometry.rects.map(shift), geometry.connectors.map((c) => ({ ...c, y0: c.y0 + dy, y1: c.y1 + dy })));
+    }
+  }
+
+  /** The overlay's span under (x, y) (canvas pixels), the path's before the waits'. */
+  private overlayAt(x: number, y: number): { kind: OverlayKind; index: number } | undefined {
+    const cy = y + this.scrollY;
+    for (const kind of ['path', 'waits'] as const) {
+      const rects = this.overlaysDrawn.get(kind)?.rects ?? [];
+      for (let i = rects.length - 1; i >= 0; i--) {
+        const r = rects[i];
+        if (x >= r.x - 1 && x <= r.x + r.w + 1 && cy >= r.y && cy <= r.y + r.h) return { kind, index: r.span };
+      }
+    }
+    return undefined;
   }
 
   /** How many rows of the result and of the where filter the last frame drew. */
@@ -766,6 +823,11 @@ export class Gantt {
     const r = this.canvas.getBoundingClientRect();
     const x = e.clientX - r.left, y = e.clientY - r.top;
     if (x < LABEL_W) { hideTooltip(); return; }
+    const over = this.overlayAt(x, y);
+    if (over) {
+      this.overlayTip(e, over.kind, over.index);
+      return;
+    }
     const hit = this.hitAt(x, y);
     const marked = hit ? undefined : this.markAt(x, y);
     this.canvas.style.cursor = (hit?.item && 'id' in hit.item) || marked ? 'pointer' : 'default';
@@ -803,6 +865,19 @@ export class Gantt {
     if ('from' in it) lines.push({ label: 'from → to', value: `${this.containers.get(it.from)?.name ?? it.from} → ${this.containers.get(it.to)?.name ?? it.to}` });
     showTooltip(e.clientX, e.clientY, `${type?.name ?? 'entity'} · ${'value' in it ? it.value : formatNumber((it as VariableItem).number)}`, lines,
       'id' in it ? 'click to inspect' : undefined);
+  }
+
+  /** A wait's pattern, the container it waited for and its length; a segment's function or state and its length. */
+  private overlayTip(e: PointerEvent, kind: OverlayKind, index: number): void {
+    const s = this.overlays.get(kind)!.spans[index];
+    const resolution = this.time.pixel(this.view[1] - this.view[0], this.scale.width);
+    const c = this.containers.get(s.container);
+    const lines: TipLine[] = [{ label: 'container', value: c ? c.path || c.name : String(s.container) }];
+    if (s.peer !== undefined) lines.push({ label: 'waits for', value: s.peer });
+    lines.push({ label: kind === 'waits' ? 'waits' : 'length', value: `${this.time.length(s.end - s.start, resolution)} (${s.ns} ns)` },
+      { label: 'start', value: this.time.time(s.start, resolution) }, { label: 'end', value: this.time.time(s.end, resolution) });
+    this.canvas.style.cursor = 'default';
+    showTooltip(e.clientX, e.clientY, kind === 'waits' ? s.title : `critical path · ${s.title}`, lines);
   }
 
   private click(x: number, y: number): void {
