@@ -83,11 +83,12 @@ def pj_dump_profile(path, start=None, end=None):
             for key, (calls, inclusive, exclusive) in rows.items()}
 
 
-def smpi_record(work, program, ranks, *options):
+def smpi_record(work, program, ranks, *options, platform=None):
     """The Pajé trace SimGrid's SMPI records of data/PROGRAM.c, compiled with
     smpicc and run by smpirun in folder `work` on the SimGrid tests'
-    platform, ranks on alpha, beta, gamma, alpha… (1, 2 and 0.5 Gflop/s),
-    with smpirun's `options`; skipped without SimGrid."""
+    platform (or the file `platform`, with the same hosts), ranks on alpha,
+    beta, gamma, alpha… (1, 2 and 0.5 Gflop/s), with smpirun's `options`;
+    skipped without SimGrid."""
     if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
         pytest.skip("no smpicc/smpirun (Debian's libsimgrid-dev)")
     binary = str(work / program)
@@ -97,7 +98,7 @@ def smpi_record(work, program, ranks, *options):
     hosts.write_text("".join(["alpha", "beta", "gamma"][r % 3] + "\n" for r in range(ranks)))
     trace = str(work / (program + ".trace"))
     subprocess.run(["smpirun", "-np", str(ranks), "-platform",
-                    source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts), "-trace",
-                    *options, "-trace-file", trace, binary],
+                    platform or source_file("tests", "paje", "simgrid", "ring_platform.xml"), "-hostfile", str(hosts),
+                    "-trace", *options, "-trace-file", trace, binary],
                    check=True, capture_output=True, cwd=str(work))
     return trace
