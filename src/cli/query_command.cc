@@ -59,6 +59,7 @@ void RegisterQueryCommand(CLI::App& app) {
     // shell's next statement).
     query::OpenedTrace trace(files, args->read, store::CacheBudget::Serving(args->memory));
     query::QuerySession session(trace.source(), files);
+    session.SetTraceOpener(query::OpenOtherTraces(args->read, store::CacheBudget::Serving(args->memory)));
     // The catalog, when there is one, as schema `catalog` (read only).
     const std::string catalog = CatalogFile(args->catalog);
     std::error_code absent;

@@ -181,6 +181,11 @@ int64_t DurationNanoseconds(const TimeBase& base, double d) {
   return static_cast<int64_t>(DivRound(Int128{std::llround(d)} * base.num * Pow10(9), base.den));
 }
 
+double DurationTicks(const TimeBase& base, int64_t ns) {
+  if (!base.whole_ticks) return base.Ticks(static_cast<double>(ns) * 1e-9);
+  return static_cast<double>(DivRound(Int128{ns} * base.den, Int128{base.num} * Pow10(9)));
+}
+
 int64_t DurationNanoseconds(const TimeBase& base, const ExactSum& d) {
   if (!base.whole_ticks) return std::llround(base.Seconds(d.Value()) * 1e9);
   Int128 ticks = 0;  // the terms of a sum of whole ticks are whole

@@ -63,6 +63,10 @@ int64_t DurationNanoseconds(const TimeBase& base, double d);
 // for whole ticks the sum of the ticks in integers, however far beyond
 // 2^53 it goes (a profile's total over thousands of threads).
 int64_t DurationNanoseconds(const TimeBase& base, const ExactSum& d);
+// The inverse of DurationNanoseconds: `ns` nanoseconds as a duration of
+// `base`, in whole ticks (rounded to the nearest, in integers) when the
+// base has them.
+double DurationTicks(const TimeBase& base, int64_t ns);
 // Decimal seconds ("1412670961.211260539") as a whole count of `base`'s
 // ticks from the clock's zero (the origin not taken away), rounded to the
 // nearest tick, in integers; false when `text` is not a plain decimal number

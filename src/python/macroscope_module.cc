@@ -319,7 +319,9 @@ class PyTrace {
  public:
   PyTrace(std::vector<std::string> files, const formats::ReadOptions& options, size_t memory)
       : opened_(files, options, store::CacheBudget::Serving(memory)),
-        session_(opened_.source(), opened_.files()) {}
+        session_(opened_.source(), opened_.files()) {
+    session_.SetTraceOpener(query::OpenOtherTraces(options, store::CacheBudget::Serving(memory)));
+  }
 
   // The entities of a table ("states", "events", "links", "variables")
   // meeting [start, end] (the tables' time; an event: at a time in it), of

@@ -1,5 +1,6 @@
 #include "query/analysis_functions.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "analysis/aggregation_table.h"
 #include "analysis/anomalies.h"
 #include "analysis/communication.h"
+#include "analysis/compare/differential_overview.h"
 #include "analysis/correlation.h"
 #include "analysis/critical_path.h"
 #include "analysis/entity_selection.h"
@@ -97,6 +99,12 @@ constexpr std::array kFunctions{
     FunctionDoc{"plist(slices, mode, start, end)",
                 "the significant p values: p, gain, loss, parts of the partition optimal from p to the next; as "
                 "`aggregate --plist --format csv`"},
+    FunctionDoc{"differential_overview(other, p, slices, mode)",
+                "where the trace (A) and the trace in file `other` (B) differ in time: the parts of the optimal "
+                "aggregation of their state-time difference model, aligned at their starts over the shorter span, "
+                "largest difference first: rank, part, start, end (s from the aligned start), node, "
+                "difference_rate, a_rate, b_rate, and per part the types whose share changed most: type, a_share, "
+                "b_share, share_change; p default the overview's, 100 slices, mode 'temporal' or 'spatiotemporal'"},
     FunctionDoc{"loops(container, type, series, unit)",
                 "the loop nests that regenerate one series of a container's entities of a type (series 'start' "
                 "(default), 'end', 'duration', 'value' or 'interarrival'; unit 's', 'ms', 'us', 'ns', default the "
@@ -257,6 +265,19 @@ analysis::Table Correlate(const EntitySource& source, const Cancellation* cancel
   return correlation.ToTable(delta ? analysis::Binning::kIrregular : analysis::Binning::kRegular, delta.value_or(0));
 }
 
+// (slices, mode) of an aggregation: the slices of `request`, and whether
+// the mode is spatiotemporal.
+bool SlicesAndMode(const analysis::Cell& slices, const analysis::Cell& mode, analysis::ModelRequest& request) {
+  const std::optional<int64_t> n = OptionalInteger(slices, "slices");
+  if (n && (*n < 1 || *n > analysis::kMaxSlices)) {
+    throw UserError("slices: from 1 to " + std::to_string(analysis::kMaxSlices));
+  }
+  request.slices = static_cast<int32_t>(n.value_or(analysis::kDefaultSlices));
+  const std::string m = OptionalText(mode, "mode").value_or("temporal");
+  if (m != "temporal" && m != "spatiotemporal") throw UserError("mode: temporal or spatiotemporal, not '" + m + "'");
+  return m == "spatiotemporal";
+}
+
 // The aggregation `aggregate` makes of the state-time model of (slices,
 // mode, start, end): the model as the command's cache gives it, times as
 // the tables give them, one bound alone keeping the trace's other.
@@ -270,18 +291,12 @@ Aggregated Aggregate(const EntitySource& source, const Cancellation* cancel, con
                      const analysis::Cell& mode, const analysis::Cell& start, const analysis::Cell& end) {
   const Clock clock(source.trace().time_base());
   analysis::ModelRequest request;
-  const std::optional<int64_t> n = OptionalInteger(slices, "slices");
-  if (n && (*n < 1 || *n > analysis::kMaxSlices)) {
-    throw UserError("slices: from 1 to " + std::to_string(analysis::kMaxSlices));
-  }
-  request.slices = static_cast<int32_t>(n.value_or(analysis::kDefaultSlices));
-  const std::string m = OptionalText(mode, "mode").value_or("temporal");
-  if (m != "temporal" && m != "spatiotemporal") throw UserError("mode: temporal or spatiotemporal, not '" + m + "'");
+  const bool spatiotemporal = SlicesAndMode(slices, mode, request);
   request.start = OptionalTime(clock, start, "start");
   request.end = OptionalTime(clock, end, "end");
   request.threads = 0;
   request.cancel = cancel;
-  Aggregated out{analysis::BuildModelAsCached(source, request), nullptr, m == "spatiotemporal"};
+  Aggregated out{analysis::BuildModelAsCached(source, request), nullptr, spatiotemporal};
   out.aggregation = analysis::MakeAggregation(out.model, out.spatiotemporal, false, 0, cancel);
   return out;
 }
@@ -300,6 +315,29 @@ analysis::Table Aggregation(const EntitySource& source, const Cancellation* canc
 analysis::Table PList(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
   const Aggregated made = Aggregate(source, cancel, a[0], a[1], a[2], a[3]);
   return analysis::PListTable(*made.aggregation, analysis::SignificantPsExact(*made.aggregation, cancel));
+}
+
+// The differential overview of the trace (A) and the trace `other` (B),
+// aligned at their starts over the shorter one's span.
+analysis::Table Differential(const EntitySource& a, const TraceOpener* open_other, const Cancellation* cancel,
+                             const std::vector<analysis::Cell>& args) {
+  const std::optional<std::string> other = OptionalText(args[0], "other");
+  if (!other || other->empty()) throw UserError("other: the file of the trace to compare with");
+  if (open_other == nullptr || !*open_other) throw UserError("differential_overview: no other trace can be opened here");
+  const EntitySource& b = (*open_other)(*other);
+  analysis::compare::DifferentialOptions options;
+  options.p = OptionalNumber(args[1], "p");
+  if (options.p && !(*options.p >= 0 && *options.p <= 1)) throw UserError("p: in [0, 1]");
+  analysis::ModelRequest request;
+  options.spatiotemporal = SlicesAndMode(args[2], args[3], request);
+  request.threads = options.threads = 0;
+  request.cancel = options.cancel = cancel;
+  const Trace& ta = a.trace();
+  const Trace& tb = b.trace();
+  const int64_t span_ns = std::min(DurationNanoseconds(ta.time_base(), ta.end_time() - ta.start_time()),
+                                   DurationNanoseconds(tb.time_base(), tb.end_time() - tb.start_time()));
+  return analysis::compare::DifferentialOverview(a, b, ta.start_time(), tb.start_time(), span_ns, request, options)
+      .parts;
 }
 
 analysis::Table Loops(const EntitySource& source, const std::vector<analysis::Cell>& a) {
@@ -362,7 +400,8 @@ std::vector<std::string> ColumnsOf(const analysis::Table& empty) {
 
 std::span<const FunctionDoc> AnalysisFunctions() { return kFunctions; }
 
-void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Cancellation* const* cancel) {
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Cancellation* const* cancel,
+                               const TraceOpener* open_other) {
   const EntitySource* s = &source;
   const Trace& trace = source.trace();
   using Args = std::vector<analysis::Cell>;
@@ -433,6 +472,8 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
         {table == analysis::CommunicationTable::kMatrix ? "level" : "bins", "start", "end"},
         [s, c, table](const Args& a) { return Communication(*s, c(), a, table); });
   }
+  add("differential_overview", analysis::compare::DifferencePartsTable(), {"other", "p", "slices", "mode"},
+      [s, c, open_other](const Args& a) { return Differential(*s, open_other, c(), a); });
   add("loops", loops::PhaseTable({}, ""), {"container", "type", "series", "unit"},
       [s](const Args& a) { return Loops(*s, a); });
 }

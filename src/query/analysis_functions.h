@@ -14,6 +14,7 @@
 
 #include "analysis/cancellation.h"
 #include "model/entity_source.h"
+#include "query/query_session.h"
 #include "query/rows_table.h"
 
 namespace macroscope::query {
@@ -30,6 +31,9 @@ std::span<const FunctionDoc> AnalysisFunctions();
 // outlive the connection). The functions that read chunks or optimise an
 // aggregation stop with analysis::Cancelled once *cancel (read when each
 // runs; null: never) is set; stats() and loops() run to their end.
-void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const analysis::Cancellation* const* cancel);
+// differential_overview() opens its other trace with *open_other (read when
+// it runs; null or empty: it refuses).
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const analysis::Cancellation* const* cancel,
+                               const TraceOpener* open_other = nullptr);
 
 }  // namespace macroscope::query

@@ -11,6 +11,7 @@
 #include "formats/format.h"
 #include "model/entity_source.h"
 #include "model/trace.h"
+#include "query/query_session.h"
 #include "store/store_source.h"
 
 namespace macroscope::query {
@@ -36,5 +37,9 @@ class OpenedTrace {
   std::optional<store::StoreSource> store_;
   std::optional<TraceSource> memory_;
 };
+
+// A session's TraceOpener (query_session.h) that opens each file named
+// once, as an OpenedTrace with these options, kept as long as the opener.
+TraceOpener OpenOtherTraces(const formats::ReadOptions& options, store::CacheBudget budget);
 
 }  // namespace macroscope::query

@@ -19,6 +19,11 @@
 
 namespace macroscope::query {
 
+// Opens the trace named `name` (a file) for a function that compares the
+// session's trace with another (differential_overview()); the source stays
+// valid as long as the opener. Throws UserError naming the file.
+using TraceOpener = std::function<const EntitySource&(const std::string& name)>;
+
 class QuerySession {
  public:
   // `source` must outlive the session; `files` is what trace_info says
@@ -57,11 +62,16 @@ class QuerySession {
   // of them; `cut` (when given) says whether rows were left out.
   analysis::Table Query(std::string_view sql, size_t max_rows = kAllRows, bool* cut = nullptr);
 
+  // How differential_overview(other, …) opens `other`; without one, it
+  // says so (the server's sessions).
+  void SetTraceOpener(TraceOpener opener) { open_other_ = std::move(opener); }
+
   sqlite3* handle() const { return db_.handle(); }
 
  private:
   sqlite::Database db_;
   const analysis::Cancellation* cancel_ = nullptr;
+  TraceOpener open_other_;
 };
 
 }  // namespace macroscope::query

@@ -4,9 +4,12 @@
 // second mid-run. The temporal overview of the perturbed run isolates the
 // stress window as a part of its own, `stats` shows that the encoder and
 // decoder's LOG states take a larger share of the time there, and the
-// undisturbed run has no such part.
+// undisturbed run has no such part. The differential overview of the pair
+// (analysis/compare/differential_overview.h) isolates the same window as a
+// part of its own, with the same shift from DEBUG to LOG.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare/differential_overview.h"
+#include "formats/format.h"
+#include "model/time_base.h"
+#include "render/canvas.h"
+#include "render/differential_picture.h"
 #include "test_support.h"
 
 namespace macroscope::testing {
@@ -182,6 +190,83 @@ TEST(CaseStudy, PerturbationIsAPartOfItsOwnWithMoreLogTime) {
       EXPECT_LT(undisturbed.parts[i].length(), stress.length() / 2) << Describe(undisturbed);
     }
   }
+}
+
+// The differential overview of the undisturbed run (A) and the perturbed
+// one (B), aligned at their starts over the shorter one's span, at the
+// overview's p: the part where they differ most is the stress window, where
+// B spends a larger share of its time in LOG states and a smaller one in
+// DEBUG states than in the part before it (stats on the perturbed log, as
+// above), and the parts table says LOG's share grew there.
+TEST(CaseStudy, DifferentialOverviewIsolatesThePerturbation) {
+  NEEDS_CASE_STUDY_LOGS();
+  const Span stress = StressWindow();
+  const std::string stressed = kLogs + "/stressed.log", quiet = kLogs + "/quiet.log";
+  Trace a, b;
+  formats::ReadTrace({quiet}, {}, a);
+  formats::ReadTrace({stressed}, {}, b);
+  const TimeBase& base = b.time_base();
+  ASSERT_TRUE(base.whole_ticks && base.num == 1 && base.den == 1000000000) << "GStreamer's clock is in ns";
+  const int64_t span_ns = std::min(DurationNanoseconds(a.time_base(), a.end_time() - a.start_time()),
+                                   DurationNanoseconds(base, b.end_time() - b.start_time()));
+  analysis::ModelRequest request;
+  request.metric = analysis::Metric::kStateTime;
+  request.slices = kSlices;
+  analysis::compare::DifferentialOptions options;
+  options.normalize = true;
+  const TraceSource source_a(a), source_b(b);
+  const analysis::compare::DifferentialOverviewResult overview = analysis::compare::DifferentialOverview(
+      source_a, source_b, a.start_time(), b.start_time(), span_ns, request, options);
+  // The parts in seconds of B's clock: B's start plus the aligned time.
+  const double b_start = base.Seconds(b.start_time()), width = span_ns * 1e-9 / kSlices;
+  Partition found;
+  found.p = overview.p;
+  for (const analysis::Part& part : overview.partition.parts) {
+    found.parts.push_back({b_start + part.first_slice * width, b_start + (part.last_slice + 1) * width});
+    found.slices.emplace_back(part.first_slice, part.last_slice);
+  }
+  std::printf("stress-ng: [%.3f, %.3f] s\ndifferential overview, %s\n", stress.start, stress.end,
+              Describe(found).c_str());
+
+  // The part where the runs differ most (rank 1 of the table) is the
+  // stress window; `before`: the part just before it.
+  const analysis::Table& table = overview.parts;
+  auto column = [&](const char* name) {
+    return static_cast<size_t>(std::find(table.columns.begin(), table.columns.end(), name) - table.columns.begin());
+  };
+  ASSERT_GT(table.rows(), 0u);
+  const int middle_part = static_cast<int>(std::get<int64_t>(table.at(0, column("part"))));
+  ASSERT_GT(middle_part, 0) << Describe(found);
+  const Span middle = found.parts[middle_part], before = found.parts[middle_part - 1];
+  EXPECT_TRUE(InTheMiddle(found.slices[middle_part])) << Describe(found);
+  ASSERT_GE(middle.start, 0) << Describe(found);
+  EXPECT_NEAR(middle.start, stress.start, kStartTolerance) << Describe(found);
+  EXPECT_GT(middle.end, stress.end - kStartTolerance) << Describe(found);
+  EXPECT_LT(middle.end, stress.end + kCatchUp) << Describe(found);
+
+  const double log_in = Share(stressed, middle, "LOG"), log_before = Share(stressed, before, "LOG");
+  const double debug_in = Share(stressed, middle, "DEBUG"), debug_before = Share(stressed, before, "DEBUG");
+  std::printf("LOG share: %.1f %% in [%.2f, %.2f] s, %.1f %% before; DEBUG: %.1f %% in it, %.1f %% before\n", log_in,
+              middle.start, middle.end, log_before, debug_in, debug_before);
+  EXPECT_GT(log_in, 1.5 * log_before);
+  EXPECT_LT(debug_in, debug_before);
+
+  // The table's rows of that part: LOG's share of B's time grew over A's.
+  bool log_row = false;
+  for (size_t r = 0; r < table.rows(); ++r) {
+    if (std::get<int64_t>(table.at(r, column("part"))) != middle_part) continue;
+    if (std::get<std::string>(table.at(r, column("type"))) != "Level:LOG") continue;
+    log_row = true;
+    EXPECT_GT(std::get<double>(table.at(r, column("share_change"))), 0);
+  }
+  EXPECT_TRUE(log_row) << "LOG is not among the types whose share changed most in the window";
+
+  // Its picture, beside the logs (docs/compare-gstreamer.svg is one).
+  const render::DifferentialPictureInput input{&overview, "quiet.log", "stressed.log", "start", "state-time"};
+  render::Canvas canvas(1200, 800, render::ImageFormat::kSvg);
+  render::DrawDifferentialOverview(canvas, input);
+  canvas.Save(kLogs + "/differential-overview.svg");
+  EXPECT_GT(fs::file_size(kLogs + "/differential-overview.svg"), 0u);
 }
 
 }  // namespace

@@ -169,6 +169,12 @@ class Trace:
         """The significant p values and their qualities."""
         return self.query(_call("plist", slices, mode, start, end))
 
+    def differential_overview(self, other, p=None, slices=None, mode=None):
+        """Where this run (A) and the trace in file `other` (B) differ in
+        time: the parts of the differential overview, largest difference
+        first, as differential_overview() (docs/compare-overview.md)."""
+        return self.query(_call("differential_overview", other, p, slices, mode))
+
     def loops(self, container, type, series=None, unit=None):  # noqa: A002 (the command's word)
         """The loop-nest phases of one series of a container's entities of a type."""
         return self.query(_call("loops", container, type, series, unit))
