@@ -1,0 +1,223 @@
+#include "analysis/compare/campaign.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+#include <utility>
+
+#include "analysis/compare/profile_diff.h"
+#include "analysis/profile.h"
+#include "analysis/trace_model.h"
+#include "util/error.h"
+#include "util/quantile.h"
+
+namespace macroscope::analysis::compare {
+
+namespace {
+
+// The interpolated median of `values` (any order).
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return Quantile(values, 0.5);
+}
+
+// Σ |x - m| / Σ m over the coordinates (0 when Σ m is 0).
+double NormalisedL1(const std::vector<double>& x, const std::vector<double>& median) {
+  double distance = 0, total = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    distance += std::abs(x[i] - median[i]);
+    total += median[i];
+  }
+  return total > 0 ? distance / total : 0;
+}
+
+// Each run's distance: NormalisedL1 of its vector (vectors[r]) to the
+// coordinates' medians over the runs.
+std::vector<double> DistancesToMedian(const std::vector<std::vector<double>>& vectors) {
+  std::vector<double> median(vectors.front().size());
+  std::vector<double> column(vectors.size());
+  for (size_t i = 0; i < median.size(); ++i) {
+    for (size_t r = 0; r < vectors.size(); ++r) column[r] = vectors[r][i];
+    median[i] = Median(column);
+  }
+  std::vector<double> out;
+  for (const auto& x : vectors) out.push_back(NormalisedL1(x, median));
+  return out;
+}
+
+// Run r's model as one vector of ns: its state-time over `slices` slices
+// of its own span, per (leaf, type) named in `keys` (a leaf by the first
+// run's path of its matched container), keys added as met.
+struct ModelCells {
+  std::map<std::pair<std::string, std::string>, size_t> keys;  // (leaf, type) -> series number
+  std::vector<std::unordered_map<size_t, std::vector<double>>> runs;  // per run: series number -> ns per slice
+};
+
+// `path` of a leaf of `run`'s model under the first run's name of its container.
+std::string LeafKey(const std::string& path, const std::unordered_map<std::string, std::string>& to_first) {
+  const std::string self = "/" + std::string(Hierarchy::kSelfName);
+  const bool is_self = path.size() > self.size() && path.ends_with(self);
+  const std::string container = is_self ? path.substr(0, path.size() - self.size()) : path;
+  auto it = to_first.find(container);
+  const std::string first = it == to_first.end() ? container : it->second;
+  return is_self ? first + self : first;
+}
+
+std::vector<double> ModelDistances(const std::vector<Run>& runs, int32_t slices) {
+  const Trace& first = runs.front().source.trace();
+  ModelCells cells;
+  cells.runs.resize(runs.size());
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const Trace& trace = runs[r].source.trace();
+    std::unordered_map<std::string, std::string> to_first;
+    if (r > 0) {
+      for (const auto& [ia, ib] : MatchContainers(first, trace).matched)
+        to_first.emplace(trace.ContainerPath(ib), first.ContainerPath(ia));
+    }
+    ModelRequest request;
+    request.metric = Metric::kStateTime;
+    request.slices = slices;
+    const MicroModel model = BuildModel(runs[r].source, request);
+    const double ns_per_tick = trace.time_base().SecondsPerTick() * 1e9;
+    for (int32_t leaf = 0; leaf < model.leaf_count(); ++leaf) {
+      const std::string key = LeafKey(model.hierarchy().Path(model.leaves()[leaf]), to_first);
+      for (int32_t type = 0; type < model.type_count(); ++type) {
+        const std::span<const double> series = model.Series(leaf, type);
+        if (series.empty()) continue;
+        const size_t number = cells.keys.try_emplace({key, model.types()[type]}, cells.keys.size()).first->second;
+        std::vector<double>& ns = cells.runs[r][number];
+        ns.resize(series.size());
+        for (size_t s = 0; s < series.size(); ++s) ns[s] += series[s] * ns_per_tick;
+      }
+    }
+  }
+  std::vector<std::vector<double>> vectors(runs.size(),
+                                           std::vector<double>(cells.keys.size() * static_cast<size_t>(slices)));
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (const auto& [number, ns] : cells.runs[r])
+      std::copy(ns.begin(), ns.end(), vectors[r].begin() + static_cast<std::ptrdiff_t>(number * slices));
+  }
+  return DistancesToMedian(vectors);
+}
+
+void PutDistribution(Table& table, const FunctionValues& values) {
+  std::vector<double> sorted(values.inclusive_ns.begin(), values.inclusive_ns.end());
+  std::sort(sorted.begin(), sorted.end());
+  table.Put(values.function);
+  table.Put(static_cast<int64_t>(
+      std::count_if(values.inclusive_ns.begin(), values.inclusive_ns.end(), [](int64_t v) { return v != 0; })));
+  table.Put(static_cast<int64_t>(sorted.front()));
+  table.Put(Quantile(sorted, 0.25));
+  table.Put(Quantile(sorted, 0.5));
+  table.Put(Quantile(sorted, 0.75));
+  table.Put(static_cast<int64_t>(sorted.back()));
+  int64_t sum = 0;
+  for (const int64_t v : values.inclusive_ns) sum += v;
+  table.Put(static_cast<double>(sum) / static_cast<double>(values.inclusive_ns.size()));
+}
+
+std::string RunList(const std::vector<Run>& runs, const std::vector<size_t>& indices) {
+  std::string out;
+  for (const size_t r : indices) out += (out.empty() ? "" : ", ") + std::to_string(r + 1) + " (" + runs[r].name + ")";
+  return out;
+}
+
+}  // namespace
+
+Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& request) {
+  if (runs.size() < 3) {
+    throw UserError("a campaign needs at least 3 runs (" + std::to_string(runs.size()) +
+                    " given): with fewer, no run can be told apart from the others");
+  }
+  if (request.slices < 1) throw UserError("--slices: at least 1 slice");
+  for (size_t r = 1; r < runs.size(); ++r)
+    CheckComparable(runs[0].source.trace(), runs[0].name, runs[r].source.trace(), runs[r].name);
+  const size_t n = runs.size();
+
+  // The profiles: per function (by name), inclusive and exclusive ns per run.
+  std::vector<CallTree> trees;
+  std::map<std::string, std::pair<std::vector<int64_t>, std::vector<int64_t>>> by_function;
+  for (size_t r = 0; r < n; ++r) {
+    const Trace& trace = runs[r].source.trace();
+    trees.push_back(ComputeCallTree(runs[r].source, ProfileRequest{}));
+    std::map<std::string, FunctionSums> sums;
+    for (const auto& [container, functions] : FlatProfile(trace, trees.back())) {
+      for (const auto& [function, f] : functions) {
+        FunctionSums& s = sums[std::string(trace.Str(function))];
+        s.inclusive.Merge(f.inclusive);
+        s.exclusive.Merge(f.exclusive);
+      }
+    }
+    for (const auto& [name, s] : sums) {
+      auto& [inclusive, exclusive] = by_function[name];
+      inclusive.resize(n);
+      exclusive.resize(n);
+      inclusive[r] = DurationNanoseconds(trace.time_base(), s.inclusive);
+      exclusive[r] = DurationNanoseconds(trace.time_base(), s.exclusive);
+    }
+  }
+
+  Campaign out;
+  for (auto& [name, both] : by_function) out.values.push_back({name, both.first});
+  std::vector<double> medians;
+  for (const FunctionValues& v : out.values) medians.push_back(Median({v.inclusive_ns.begin(), v.inclusive_ns.end()}));
+  std::vector<size_t> order(out.values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return medians[x] > medians[y]; });
+  std::vector<FunctionValues> sorted_values;
+  for (const size_t i : order) sorted_values.push_back(std::move(out.values[i]));
+  out.values = std::move(sorted_values);
+  out.functions = Table({"function", "runs", "min_ns", "q1_ns", "median_ns", "q3_ns", "max_ns", "mean_ns"});
+  for (const FunctionValues& v : out.values) PutDistribution(out.functions, v);
+
+  // Distances: exclusive time per function, and the models.
+  std::vector<std::vector<double>> exclusive(n, std::vector<double>(by_function.size()));
+  std::vector<int64_t> exclusive_totals(n);
+  size_t f = 0;
+  for (const auto& [name, both] : by_function) {
+    for (size_t r = 0; r < n; ++r) {
+      exclusive[r][f] = static_cast<double>(both.second[r]);
+      exclusive_totals[r] += both.second[r];
+    }
+    ++f;
+  }
+  out.profile_distances = DistancesToMedian(exclusive);
+  out.model_distances = ModelDistances(runs, request.slices);
+  out.profile_band = ThreeSigmaBand(out.profile_distances);
+  out.model_band = ThreeSigmaBand(out.model_distances);
+
+  std::vector<size_t> by_distance(n);
+  std::iota(by_distance.begin(), by_distance.end(), 0);
+  std::stable_sort(by_distance.begin(), by_distance.end(),
+                   [&](size_t x, size_t y) { return out.profile_distances[x] < out.profile_distances[y]; });
+  out.median_run = by_distance[(n - 1) / 2];
+
+  out.runs = Table({"run", "trace", "exclusive_ns", "profile_distance", "model_distance", "flagged"});
+  for (size_t r = 0; r < n; ++r) {
+    const bool profile = out.profile_distances[r] > out.profile_band.upper;
+    const bool model = out.model_distances[r] > out.model_band.upper;
+    if (profile || model) out.flagged.push_back(r);
+    out.runs.Put(static_cast<int64_t>(r + 1));
+    out.runs.Put(runs[r].name);
+    out.runs.Put(exclusive_totals[r]);
+    out.runs.Put(out.profile_distances[r]);
+    out.runs.Put(out.model_distances[r]);
+    out.runs.Put(std::string(profile ? "profile" : "") + (profile && model ? " " : "") + (model ? "model" : ""));
+  }
+
+  const RunProfile median{runs[out.median_run].source.trace(), trees[out.median_run]};
+  for (const size_t r : out.flagged) {
+    Table diff = FunctionDiffTable(median, {runs[r].source.trace(), trees[r]});
+    diff.cells.resize(std::min(diff.rows(), request.diff_rows) * diff.columns.size());
+    out.diffs.push_back({r, std::move(diff)});
+  }
+
+  out.summary = std::to_string(n) + " runs, " + std::to_string(out.values.size()) + " functions; median run " +
+                RunList(runs, {out.median_run}) + "; " +
+                (out.flagged.empty() ? std::string("no run flagged") : "flagged: " + RunList(runs, out.flagged));
+  return out;
+}
+
+}  // namespace macroscope::analysis::compare
