@@ -98,7 +98,7 @@ def test_quartiles_are_pj_dumps(runs):
     assert set(table.function) == functions
     for row in table.itertuples():
         values = [run.get(row.function, 0) for run in inclusive]
-        assert int(row.runs) == sum(1 for v in values if v)
+        assert int(row.runs) == sum(1 for run in inclusive if row.function in run)
         assert int(row.min_ns) == min(values) and int(row.max_ns) == max(values)
         for column, q in (("q1_ns", 25), ("median_ns", 50), ("q3_ns", 75)):
             assert float(getattr(row, column)) == pytest.approx(numpy.percentile(values, q), abs=1e-6), row.function
@@ -128,13 +128,20 @@ def test_distances_and_the_flagged_run(runs):
 
 
 def test_text_shows_the_flagged_runs_diff(runs):
-    out = command("campaign", *runs)
+    out = command("campaign", *runs, "--diff-rows", "3")
     assert "flagged: 5 (%s (paje))" % runs[4] in out
-    # Its diff against the median run (distance 0: one of the seven), the
-    # largest inclusive difference first: rank 1 waits 0.9 s longer.
-    diff = out[out.index("against the median run"):]
-    first = diff.splitlines()[3]
-    assert first.split()[0] == "PMPI_Recv", diff
+    # Its diff against the median run (the lower middle of the distances:
+    # the seven identical runs' 0, then the slowed run's; by number, run 4),
+    # the largest inclusive difference first, from pj_dump's states.
+    diff = out[out.index("against the median run 4 (%s (paje))" % runs[3]):].splitlines()
+    assert len(diff) == 1 + 1 + 3, diff
+    median, flagged = per_function(runs[3], 1), per_function(runs[4], 1)
+    rows = [(f, median[f], flagged[f], flagged[f] - median[f]) for f in median]
+    rows.sort(key=lambda r: (-abs(r[3]), r[0]))
+    for line, expected in zip(diff[2:], rows):
+        words = line.split()
+        assert (words[0], int(words[5]), int(words[6]), int(words[7])) == expected, line
+    assert rows[0][0] == "PMPI_Recv"  # ranks 2 and 3 wait 450 ms longer each for the slowed rank 1
 
 
 def test_folder_group_and_box_plots(runs, tmp_path):

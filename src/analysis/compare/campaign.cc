@@ -106,8 +106,7 @@ void PutDistribution(Table& table, const FunctionValues& values) {
   std::vector<double> sorted(values.inclusive_ns.begin(), values.inclusive_ns.end());
   std::sort(sorted.begin(), sorted.end());
   table.Put(values.function);
-  table.Put(static_cast<int64_t>(
-      std::count_if(values.inclusive_ns.begin(), values.inclusive_ns.end(), [](int64_t v) { return v != 0; })));
+  table.Put(static_cast<int64_t>(values.runs));
   table.Put(static_cast<int64_t>(sorted.front()));
   table.Put(Quantile(sorted, 0.25));
   table.Put(Quantile(sorted, 0.5));
@@ -138,7 +137,11 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
 
   // The profiles: per function (by name), inclusive and exclusive ns per run.
   std::vector<CallTree> trees;
-  std::map<std::string, std::pair<std::vector<int64_t>, std::vector<int64_t>>> by_function;
+  struct Sums {
+    size_t runs = 0;  // that have it
+    std::vector<int64_t> inclusive, exclusive;
+  };
+  std::map<std::string, Sums> by_function;
   for (size_t r = 0; r < n; ++r) {
     const Trace& trace = runs[r].source.trace();
     trees.push_back(ComputeCallTree(runs[r].source, ProfileRequest{}));
@@ -151,16 +154,17 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
       }
     }
     for (const auto& [name, s] : sums) {
-      auto& [inclusive, exclusive] = by_function[name];
-      inclusive.resize(n);
-      exclusive.resize(n);
-      inclusive[r] = DurationNanoseconds(trace.time_base(), s.inclusive);
-      exclusive[r] = DurationNanoseconds(trace.time_base(), s.exclusive);
+      Sums& f = by_function[name];
+      ++f.runs;
+      f.inclusive.resize(n);
+      f.exclusive.resize(n);
+      f.inclusive[r] = DurationNanoseconds(trace.time_base(), s.inclusive);
+      f.exclusive[r] = DurationNanoseconds(trace.time_base(), s.exclusive);
     }
   }
 
   Campaign out;
-  for (auto& [name, both] : by_function) out.values.push_back({name, both.first});
+  for (const auto& [name, f] : by_function) out.values.push_back({name, f.runs, f.inclusive});
   std::vector<double> medians;
   for (const FunctionValues& v : out.values) medians.push_back(Median({v.inclusive_ns.begin(), v.inclusive_ns.end()}));
   std::vector<size_t> order(out.values.size());
@@ -176,10 +180,10 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
   std::vector<std::vector<double>> exclusive(n, std::vector<double>(by_function.size()));
   std::vector<int64_t> exclusive_totals(n);
   size_t f = 0;
-  for (const auto& [name, both] : by_function) {
+  for (const auto& [name, sums] : by_function) {
     for (size_t r = 0; r < n; ++r) {
-      exclusive[r][f] = static_cast<double>(both.second[r]);
-      exclusive_totals[r] += both.second[r];
+      exclusive[r][f] = static_cast<double>(sums.exclusive[r]);
+      exclusive_totals[r] += sums.exclusive[r];
     }
     ++f;
   }

@@ -27,6 +27,7 @@ struct CampaignRequest {
 // the runs' order.
 struct FunctionValues {
   std::string function;
+  size_t runs = 0;  // that have it
   std::vector<int64_t> inclusive_ns;
 };
 
