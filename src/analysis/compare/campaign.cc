@@ -102,19 +102,27 @@ std::vector<double> ModelDistances(const std::vector<Run>& runs, int32_t slices)
   return DistancesToMedian(vectors);
 }
 
+// A figure of ns: an integer when whole (as the interpolated quantiles of
+// whole ns mostly are), else the double.
+void PutNanoseconds(Table& table, double ns) {
+  if (std::floor(ns) == ns && std::abs(ns) < 9e15) {
+    table.Put(static_cast<int64_t>(ns));
+  } else {
+    table.Put(ns);
+  }
+}
+
 void PutDistribution(Table& table, const FunctionValues& values) {
   std::vector<double> sorted(values.inclusive_ns.begin(), values.inclusive_ns.end());
   std::sort(sorted.begin(), sorted.end());
   table.Put(values.function);
   table.Put(static_cast<int64_t>(values.runs));
   table.Put(static_cast<int64_t>(sorted.front()));
-  table.Put(Quantile(sorted, 0.25));
-  table.Put(Quantile(sorted, 0.5));
-  table.Put(Quantile(sorted, 0.75));
+  for (const double p : {0.25, 0.5, 0.75}) PutNanoseconds(table, Quantile(sorted, p));
   table.Put(static_cast<int64_t>(sorted.back()));
   int64_t sum = 0;
   for (const int64_t v : values.inclusive_ns) sum += v;
-  table.Put(static_cast<double>(sum) / static_cast<double>(values.inclusive_ns.size()));
+  PutNanoseconds(table, static_cast<double>(sum) / static_cast<double>(values.inclusive_ns.size()));
 }
 
 std::string RunList(const std::vector<Run>& runs, const std::vector<size_t>& indices) {

@@ -40,8 +40,8 @@ struct FlaggedDiff {
 struct Campaign {
   // function, runs (how many have it), min_ns, q1_ns, median_ns, q3_ns,
   // max_ns, mean_ns: of its inclusive time over all N runs (0 where absent),
-  // quartiles interpolated as box plots draw them (util/quantile.h); by
-  // decreasing median, then name.
+  // quartiles interpolated as box plots draw them (util/quantile.h);
+  // integers when whole, else doubles; by decreasing median, then name.
   Table functions;
   // run (1..N), trace (its name), exclusive_ns (all its functions'),
   // profile_distance, model_distance, flagged ("profile", "model",
