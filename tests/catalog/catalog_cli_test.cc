@@ -51,6 +51,20 @@ class CatalogCli : public ::testing::Test {
 
   Result Catalog(const std::string& args) { return Shell(M() + " catalog " + args + " --catalog '" + catalog_ + "'"); }
 
+  // The first column of the first row of `sql` on the catalog file (-1
+  // when it fails or has no row).
+  int64_t QueryInt(const std::string& sql) {
+    sqlite3* db = nullptr;
+    int64_t value = -1;
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_open(catalog_.c_str(), &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+      value = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return value;
+  }
+
   std::string dir_, catalog_, trace_;
 };
 
@@ -111,14 +125,7 @@ TEST_F(CatalogCli, RoundTrip) {
   EXPECT_EQ(gone.exit_code, 1);
   EXPECT_NE(gone.all.find("no trace"), std::string::npos);
   // Annotations went with the trace (foreign keys cascade).
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(catalog_.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* s = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT count(*) FROM annotations", -1, &s, nullptr), SQLITE_OK);
-  ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(s, 0), 0);
-  sqlite3_finalize(s);
-  sqlite3_close(db);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM annotations"), 0);
 }
 
 // `aggregate --save` keeps the parameters and the very result printed, on
@@ -265,13 +272,7 @@ TEST_F(CatalogCli, Version2CatalogGainsGroups) {
   ASSERT_EQ(Catalog("group add runs '" + trace_ + "'").exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(Catalog("group show runs --json").output), nlohmann::json({trace_}));
   EXPECT_EQ(nlohmann::json::parse(Catalog("list --json").output).size(), 1u);
-  ASSERT_EQ(sqlite3_open(catalog_.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* s = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, nullptr), SQLITE_OK);
-  ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(s, 0), 3);
-  sqlite3_finalize(s);
-  sqlite3_close(db);
+  EXPECT_EQ(QueryInt("PRAGMA user_version"), 3);
 }
 
 }  // namespace
