@@ -178,6 +178,12 @@ def refused(*arguments):
 
 def test_bad_input(runs, tmp_path):
     assert "at least 3 runs (2 given)" in refused("campaign", *runs[:2])
+    # Three runs, the slowed one among them: measured, but the seed's band
+    # cannot flag one of three (√2 σ from the mean at most, 3σ/√3 needed).
+    three = [runs[0], runs[1], runs[4]]
+    assert "no run flagged (with 3 runs none can lie above the band: it takes 4)" in command("campaign", *three)
+    profile = list(command_csv("campaign", *three, "--by", "run").profile_distance.astype(float))
+    assert profile[2] > 0 and profile[2] < band(profile)[1]
     catalog = str(tmp_path / "catalog.sqlite")
     assert "no group 'nope'" in refused("campaign", "--group", "nope", "--catalog", catalog)
     assert "no group 'nope'" in refused("catalog", "group", "show", "nope", "--catalog", catalog)

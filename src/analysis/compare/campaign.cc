@@ -229,6 +229,9 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
   out.summary = std::to_string(n) + " runs, " + std::to_string(out.values.size()) + " functions; median run " +
                 RunList(runs, {out.median_run}) + "; " +
                 (out.flagged.empty() ? std::string("no run flagged") : "flagged: " + RunList(runs, out.flagged));
+  // A value lies at most √(n - 1) σ from the mean: above mean + 3σ/√n only
+  // when n (n - 1) > 9.
+  if (n < 4) out.summary += " (with 3 runs none can lie above the band: it takes 4)";
   return out;
 }
 
