@@ -23,33 +23,31 @@ double Median(std::vector<double> values) {
   return Quantile(values, 0.5);
 }
 
-// Σ |x - m| / Σ m over the coordinates (0 when Σ m is 0).
-double NormalisedL1(const std::vector<double>& x, const std::vector<double>& median) {
-  double distance = 0, total = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    distance += std::abs(x[i] - median[i]);
-    total += median[i];
+// Each run's Σ |x - m| / Σ m over coordinates given one at a time (a
+// column: the coordinate's value in every run), m the coordinate's median
+// over the runs; 0 when Σ m is 0.
+class DistanceToMedian {
+ public:
+  explicit DistanceToMedian(size_t runs) : distances_(runs) {}
+  void Add(const std::vector<double>& column) {
+    const double m = Median(column);
+    for (size_t r = 0; r < column.size(); ++r) distances_[r] += std::abs(column[r] - m);
+    total_ += m;
   }
-  return total > 0 ? distance / total : 0;
-}
-
-// Each run's distance: NormalisedL1 of its vector (vectors[r]) to the
-// coordinates' medians over the runs.
-std::vector<double> DistancesToMedian(const std::vector<std::vector<double>>& vectors) {
-  std::vector<double> median(vectors.front().size());
-  std::vector<double> column(vectors.size());
-  for (size_t i = 0; i < median.size(); ++i) {
-    for (size_t r = 0; r < vectors.size(); ++r) column[r] = vectors[r][i];
-    median[i] = Median(column);
+  std::vector<double> Finish() && {
+    for (double& d : distances_) d = total_ > 0 ? d / total_ : 0;
+    return std::move(distances_);
   }
-  std::vector<double> out;
-  for (const auto& x : vectors) out.push_back(NormalisedL1(x, median));
-  return out;
-}
 
-// Run r's model as one vector of ns: its state-time over `slices` slices
-// of its own span, per (leaf, type) named in `keys` (a leaf by the first
-// run's path of its matched container), keys added as met.
+ private:
+  std::vector<double> distances_;
+  double total_ = 0;
+};
+
+// The runs' models as series of ns: each run's state-time over `slices`
+// slices of its own span, per (leaf, type) named in `keys` (a leaf by the
+// first run's path of its matched container), keys added as met; only the
+// series that are not all 0.
 struct ModelCells {
   std::map<std::pair<std::string, std::string>, size_t> keys;  // (leaf, type) -> series number
   std::vector<std::unordered_map<size_t, std::vector<double>>> runs;  // per run: series number -> ns per slice
@@ -93,13 +91,20 @@ std::vector<double> ModelDistances(const std::vector<Run>& runs, int32_t slices)
       }
     }
   }
-  std::vector<std::vector<double>> vectors(runs.size(),
-                                           std::vector<double>(cells.keys.size() * static_cast<size_t>(slices)));
-  for (size_t r = 0; r < runs.size(); ++r) {
-    for (const auto& [number, ns] : cells.runs[r])
-      std::copy(ns.begin(), ns.end(), vectors[r].begin() + static_cast<std::ptrdiff_t>(number * slices));
+  // Cell by cell (a run without a series has 0 there): no dense copy of
+  // the models.
+  DistanceToMedian distance(runs.size());
+  std::vector<double> column(runs.size());
+  for (size_t number = 0; number < cells.keys.size(); ++number) {
+    for (int32_t slice = 0; slice < slices; ++slice) {
+      for (size_t r = 0; r < runs.size(); ++r) {
+        auto it = cells.runs[r].find(number);
+        column[r] = it == cells.runs[r].end() ? 0 : it->second[static_cast<size_t>(slice)];
+      }
+      distance.Add(column);
+    }
   }
-  return DistancesToMedian(vectors);
+  return std::move(distance).Finish();
 }
 
 // A figure of ns: an integer when whole (as the interpolated quantiles of
@@ -185,17 +190,17 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
   for (const FunctionValues& v : out.values) PutDistribution(out.functions, v);
 
   // Distances: exclusive time per function, and the models.
-  std::vector<std::vector<double>> exclusive(n, std::vector<double>(by_function.size()));
+  DistanceToMedian profile_distance(n);
   std::vector<int64_t> exclusive_totals(n);
-  size_t f = 0;
+  std::vector<double> column(n);
   for (const auto& [name, sums] : by_function) {
     for (size_t r = 0; r < n; ++r) {
-      exclusive[r][f] = static_cast<double>(sums.exclusive[r]);
+      column[r] = static_cast<double>(sums.exclusive[r]);
       exclusive_totals[r] += sums.exclusive[r];
     }
-    ++f;
+    profile_distance.Add(column);
   }
-  out.profile_distances = DistancesToMedian(exclusive);
+  out.profile_distances = std::move(profile_distance).Finish();
   out.model_distances = ModelDistances(runs, request.slices);
   out.profile_band = ThreeSigmaBand(out.profile_distances);
   out.model_band = ThreeSigmaBand(out.model_distances);
