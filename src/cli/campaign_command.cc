@@ -53,18 +53,11 @@ std::vector<std::string> TracesOf(const std::string& path) {
   return out;
 }
 
-// The box plots of the functions whose inclusive time spreads most (max -
-// min), at most `count`, widest first, in ms.
+// The box plots of the functions of widest spread, in ms.
 void SaveBoxPlots(const analysis::compare::Campaign& campaign, size_t count, const std::string& output) {
-  std::vector<std::pair<int64_t, size_t>> spreads;
-  for (size_t i = 0; i < campaign.values.size(); ++i) {
-    const auto& v = campaign.values[i].inclusive_ns;
-    spreads.emplace_back(*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end()), i);
-  }
-  std::stable_sort(spreads.begin(), spreads.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<render::BoxGroup> groups;
-  for (size_t k = 0; k < spreads.size() && k < count; ++k) {
-    const auto& values = campaign.values[spreads[k].second];
+  for (const size_t i : analysis::compare::WidestSpread(campaign, count)) {
+    const auto& values = campaign.values[i];
     render::BoxGroup group{values.function, {}};
     for (const int64_t ns : values.inclusive_ns) group.values.push_back(static_cast<double>(ns) * 1e-6);
     groups.push_back(std::move(group));

@@ -240,4 +240,16 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
   return out;
 }
 
+std::vector<size_t> WidestSpread(const Campaign& campaign, size_t count) {
+  std::vector<std::pair<int64_t, size_t>> spreads;
+  for (size_t i = 0; i < campaign.values.size(); ++i) {
+    const std::vector<int64_t>& v = campaign.values[i].inclusive_ns;
+    spreads.emplace_back(*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end()), i);
+  }
+  std::stable_sort(spreads.begin(), spreads.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<size_t> out;
+  for (size_t k = 0; k < spreads.size() && k < count; ++k) out.push_back(spreads[k].second);
+  return out;
+}
+
 }  // namespace macroscope::analysis::compare

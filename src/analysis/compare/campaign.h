@@ -62,4 +62,9 @@ struct Campaign {
 // Containers are matched against the first run (MatchContainers).
 Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& request);
 
+// The indices into campaign.values of the `count` functions whose inclusive
+// time spreads most (max - min), widest first (ties in the values' order):
+// those `campaign -o` draws.
+std::vector<size_t> WidestSpread(const Campaign& campaign, size_t count);
+
 }  // namespace macroscope::analysis::compare
