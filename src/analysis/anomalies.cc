@@ -54,16 +54,11 @@ AnomalyReport AnomalyDetector::Finish(const Trace& trace) const {
                     (request_.metric == AnomalyMetric::kDuration ? "entity" : "two entities in one container") +
                     " to measure" + (known.empty() ? "" : " (other types in the trace: " + known + ")"));
   }
-  // Two passes over the values kept: the mean, then the squared deviations.
-  const double n = static_cast<double>(values.size());
-  double sum = 0;
-  for (const auto& v : values) sum += v.second;
-  const double mean = sum / n;
-  double squares = 0;
-  for (const auto& v : values) squares += (v.second - mean) * (v.second - mean);
-  const double sigma = std::sqrt(squares / n);  // population: the values are all there are
-  const double half = 3 * sigma / std::sqrt(n);
-  const double lower = mean - half, upper = mean + half;
+  std::vector<double> measures;
+  measures.reserve(values.size());
+  for (const auto& v : values) measures.push_back(v.second);
+  const AnomalyBand band = ThreeSigmaBand(measures);
+  const double mean = band.mean, sigma = band.stddev, lower = band.lower, upper = band.upper;
 
   const TimeBase& base = trace.time_base();
   const double ns_per_tick = static_cast<double>(base.num) * 1e9 / static_cast<double>(base.den);
@@ -90,6 +85,23 @@ AnomalyReport AnomalyDetector::Finish(const Trace& trace) const {
     return std::tie(a.start_ns, a.container) < std::tie(b.start_ns, b.container);
   });
   return report;
+}
+
+AnomalyBand ThreeSigmaBand(const std::vector<double>& values) {
+  AnomalyBand band;
+  if (values.empty()) return band;
+  // Two passes: the mean, then the squared deviations.
+  const double n = static_cast<double>(values.size());
+  double sum = 0;
+  for (const double v : values) sum += v;
+  band.mean = sum / n;
+  double squares = 0;
+  for (const double v : values) squares += (v - band.mean) * (v - band.mean);
+  band.stddev = std::sqrt(squares / n);  // population: the values are all there are
+  const double half = 3 * band.stddev / std::sqrt(n);
+  band.lower = band.mean - half;
+  band.upper = band.mean + half;
+  return band;
 }
 
 Table AnomalyDetector::ToTable(const Trace& trace) const { return AnomaliesTable(Finish(trace)); }

@@ -17,6 +17,15 @@
 
 namespace macroscope::analysis {
 
+// The seed's band of a set of values: their mean, population standard
+// deviation σ, and mean ± 3σ/√n (n their number; all 0 for none). A value
+// outside [lower, upper] is an anomaly; campaigns (compare/campaign.h) flag
+// the runs whose distance lies above it.
+struct AnomalyBand {
+  double mean = 0, stddev = 0, lower = 0, upper = 0;
+};
+AnomalyBand ThreeSigmaBand(const std::vector<double>& values);
+
 enum class AnomalyMetric { kDuration, kInterarrival };
 
 struct AnomalyRequest {

@@ -108,6 +108,16 @@ class Catalog {
   std::vector<RunRecord> Runs();
   std::optional<RunRecord> FindRun(int64_t id);
 
+  // Groups of traces (groups.cc, schema version 3): the runs of one
+  // experiment. AddToGroup creates the group when new and appends the
+  // paths (made absolute; a path already in it stays where it is); the
+  // traces need not be catalogued. Throws UserError for an empty name.
+  void AddToGroup(std::string_view name, const std::vector<std::string>& paths);
+  // (name, number of traces), by name.
+  std::vector<std::pair<std::string, int64_t>> Groups();
+  // The group's paths in the order added; nullopt when there is no such group.
+  std::optional<std::vector<std::string>> Group(std::string_view name);
+
   int64_t SaveAggregation(int64_t trace_id, std::string_view parameters_json, std::string_view result_json);
   std::vector<SavedAggregation> Aggregations(int64_t trace_id);
 

@@ -83,6 +83,21 @@ CREATE TABLE run_files (
 );
 )sql";
 
+// Version 3: groups of traces, the runs of one experiment (macroscope
+// campaign --group): a name and its traces' paths in the order added.
+constexpr std::string_view kVersion3 = R"sql(
+CREATE TABLE trace_groups (
+  name       TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE TABLE trace_group_members (
+  group_name TEXT NOT NULL REFERENCES trace_groups(name) ON DELETE CASCADE,
+  position   INTEGER NOT NULL,
+  path       TEXT NOT NULL,
+  PRIMARY KEY (group_name, path)
+);
+)sql";
+
 int ReadPragma(Database& db, const char* sql) {
   Statement s(db, sql);
   return s.Step() ? static_cast<int>(s.Int(0)) : 0;
@@ -106,7 +121,7 @@ int CheckCatalog(Database& db) {
 }  // namespace
 
 const std::vector<std::string_view>& Migrations() {
-  static const std::vector<std::string_view> migrations = {kVersion1, kVersion2};
+  static const std::vector<std::string_view> migrations = {kVersion1, kVersion2, kVersion3};
   return migrations;
 }
 

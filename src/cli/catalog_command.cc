@@ -254,6 +254,7 @@ void RegisterCatalogCommand(CLI::App& app) {
   RegisterAnnotate(*group);
   RegisterRemove(*group);
   RegisterCatalogRunCommands(*group);
+  RegisterCatalogGroupCommand(*group);
 }
 
 }  // namespace macroscope::cli

@@ -38,8 +38,12 @@ void RegisterCommCommand(CLI::App& app);
 void RegisterWaitsCommand(CLI::App& app);
 // `diff` (diff_command.cc).
 void RegisterDiffCommand(CLI::App& app);
+// `campaign` (campaign_command.cc).
+void RegisterCampaignCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 // `catalog runs` and `catalog rerun`, in the catalog command's group.
 void RegisterCatalogRunCommands(CLI::App& catalog_group);
+// `catalog group add|list|show` (catalog_group_command.cc).
+void RegisterCatalogGroupCommand(CLI::App& catalog_group);
 
 }  // namespace macroscope::cli

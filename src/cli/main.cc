@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   macroscope::cli::RegisterCommCommand(app);
   macroscope::cli::RegisterWaitsCommand(app);
   macroscope::cli::RegisterDiffCommand(app);
+  macroscope::cli::RegisterCampaignCommand(app);
   macroscope::cli::RegisterQueryCommand(app);
   // Under mpirun, before anything is printed: only rank 0 speaks.
   macroscope::mpi::Launched();

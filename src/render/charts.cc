@@ -8,6 +8,7 @@
 #include "render/palette.h"
 #include "render/time_axis.h"
 #include "util/error.h"
+#include "util/quantile.h"
 
 namespace macroscope::render {
 
@@ -106,14 +107,6 @@ class Plot {
   Scale y_, x_;
   Rect area_;
 };
-
-// The value at fraction p of sorted values, interpolated.
-double Quantile(const std::vector<double>& sorted, double p) {
-  const double h = static_cast<double>(sorted.size() - 1) * p;
-  const auto i = static_cast<size_t>(std::floor(h));
-  if (i + 1 >= sorted.size()) return sorted.back();
-  return sorted[i] + (h - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
-}
 
 void Dot(Canvas& canvas, double x, double y, const Color& color, double radius) {
   canvas.DottedLine(x, x, y, color, radius);  // a row of one dot

@@ -51,6 +51,20 @@ class CatalogCli : public ::testing::Test {
 
   Result Catalog(const std::string& args) { return Shell(M() + " catalog " + args + " --catalog '" + catalog_ + "'"); }
 
+  // The first column of the first row of `sql` on the catalog file (-1
+  // when it fails or has no row).
+  int64_t QueryInt(const std::string& sql) {
+    sqlite3* db = nullptr;
+    int64_t value = -1;
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_open(catalog_.c_str(), &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+      value = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return value;
+  }
+
   std::string dir_, catalog_, trace_;
 };
 
@@ -111,14 +125,7 @@ TEST_F(CatalogCli, RoundTrip) {
   EXPECT_EQ(gone.exit_code, 1);
   EXPECT_NE(gone.all.find("no trace"), std::string::npos);
   // Annotations went with the trace (foreign keys cascade).
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(catalog_.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* s = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT count(*) FROM annotations", -1, &s, nullptr), SQLITE_OK);
-  ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(s, 0), 0);
-  sqlite3_finalize(s);
-  sqlite3_close(db);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM annotations"), 0);
 }
 
 // `aggregate --save` keeps the parameters and the very result printed, on
@@ -223,6 +230,49 @@ TEST_F(CatalogCli, OtherDatabasesAreRefused) {
   Result o = Shell(M() + " catalog list --catalog '" + other + "'");
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_NE(o.all.find(other), std::string::npos) << o.all;
+}
+
+// Groups (schema version 3): traces added in order, a repeated path kept
+// once where it was, listed with their counts; an unknown group and a
+// missing trace refused.
+TEST_F(CatalogCli, GroupsKeepTheirTracesInOrder) {
+  const std::string second = dir_ + "/second.paje", third = dir_ + "/third.paje";
+  ASSERT_EQ(Shell("cp '" + trace_ + "' '" + second + "' && cp '" + trace_ + "' '" + third + "'").exit_code, 0);
+  ASSERT_EQ(Catalog("group add runs '" + trace_ + "' '" + second + "'").exit_code, 0);
+  Result again = Catalog("group add runs '" + dir_ + "/./trace.paje' '" + third + "'");
+  ASSERT_EQ(again.exit_code, 0) << again.all;
+  Result show = Catalog("group show runs --json");
+  ASSERT_EQ(show.exit_code, 0) << show.all;
+  EXPECT_EQ(nlohmann::json::parse(show.output), nlohmann::json({trace_, second, third}));
+  ASSERT_EQ(Catalog("group add other '" + third + "'").exit_code, 0);
+  Result list = Catalog("group list --json");
+  ASSERT_EQ(list.exit_code, 0) << list.all;
+  EXPECT_EQ(nlohmann::json::parse(list.output),
+            nlohmann::json::parse(R"([{"name": "other", "traces": 1}, {"name": "runs", "traces": 3}])"));
+
+  Result unknown = Catalog("group show nope");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.all.find("no group 'nope'"), std::string::npos) << unknown.all;
+  EXPECT_NE(unknown.all.find(catalog_), std::string::npos) << unknown.all;
+  Result missing = Catalog("group add runs '" + dir_ + "/absent.paje'");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.all.find("absent.paje: no such file"), std::string::npos) << missing.all;
+}
+
+// A catalog of schema version 2 (before groups) is migrated when opened:
+// its traces stay, groups work.
+TEST_F(CatalogCli, Version2CatalogGainsGroups) {
+  ASSERT_EQ(Catalog("add '" + trace_ + "'").exit_code, 0);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(catalog_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE trace_group_members; DROP TABLE trace_groups; PRAGMA user_version = 2",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  ASSERT_EQ(Catalog("group add runs '" + trace_ + "'").exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(Catalog("group show runs --json").output), nlohmann::json({trace_}));
+  EXPECT_EQ(nlohmann::json::parse(Catalog("list --json").output).size(), 1u);
+  EXPECT_EQ(QueryInt("PRAGMA user_version"), 3);
 }
 
 }  // namespace
