@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <string_view>
 #include <tuple>
 
@@ -16,26 +17,36 @@ constexpr uint32_t kNoNode = UINT32_MAX;
 
 uint64_t StoreKey(ContainerId container, TypeId type) { return uint64_t{container} << 32 | type; }
 
-// The tree's children, each node's in increasing function name (the order
-// flame graphs draw them), and its roots (one per container) in container
-// order.
+// The tree's children, each node's in creation order or, `by_name`, in
+// increasing function name (the order flame graphs draw them), and its
+// roots (one per container) in container order. In one array: node n's
+// children are below[first[n], first[n + 1]).
 struct Children {
-  std::vector<std::vector<uint32_t>> of;
-  std::vector<uint32_t> roots;
+  std::vector<uint32_t> first, below, roots;
 
-  Children(const Trace& trace, const CallTree& tree) : of(tree.nodes.size()) {
+  Children(const Trace& trace, const CallTree& tree, bool by_name) : first(tree.nodes.size() + 1, 0) {
+    for (const CallNode& node : tree.nodes)
+      if (node.parent != kNoNode) ++first[node.parent + 1];
+    for (size_t n = 1; n < first.size(); ++n) first[n] += first[n - 1];
+    below.resize(first.back());
+    std::vector<uint32_t> filled(first.begin(), first.end() - 1);
     for (uint32_t n = 0; n < tree.nodes.size(); ++n) {
       const uint32_t parent = tree.nodes[n].parent;
-      (parent == kNoNode ? roots : of[parent]).push_back(n);
+      if (parent == kNoNode)
+        roots.push_back(n);
+      else
+        below[filled[parent]++] = n;
     }
-    for (auto& children : of) {
-      std::sort(children.begin(), children.end(), [&](uint32_t a, uint32_t b) {
-        return trace.Str(tree.nodes[a].function) < trace.Str(tree.nodes[b].function);
-      });
+    if (by_name) {
+      for (size_t n = 0; n + 1 < first.size(); ++n)
+        std::sort(below.begin() + first[n], below.begin() + first[n + 1], [&](uint32_t a, uint32_t b) {
+          return trace.Str(tree.nodes[a].function) < trace.Str(tree.nodes[b].function);
+        });
     }
     std::sort(roots.begin(), roots.end(),
               [&](uint32_t a, uint32_t b) { return tree.nodes[a].container < tree.nodes[b].container; });
   }
+  std::span<const uint32_t> of(uint32_t n) const { return {below.data() + first[n], below.data() + first[n + 1]}; }
 };
 
 // Calls `enter(node, depth)` for every node below `root` in depth-first
@@ -50,7 +61,7 @@ void Walk(const Children& children, uint32_t root, Enter&& enter, Leave&& leave)
   std::vector<Place> stack{{root, 0}};
   while (!stack.empty()) {
     Place& top = stack.back();
-    const std::vector<uint32_t>& below = children.of[top.node];
+    const std::span<const uint32_t> below = children.of(top.node);
     if (top.next == below.size()) {
       if (stack.size() > 1) leave(top.node);
       stack.pop_back();
@@ -66,7 +77,7 @@ void Walk(const Children& children, uint32_t root, Enter&& enter, Leave&& leave)
 
 std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> FlatProfile(const Trace& trace,
                                                                                 const CallTree& tree) {
-  const Children children(trace, tree);
+  const Children children(trace, tree, /*by_name=*/false);  // sums: any order
   std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> out;
   for (const uint32_t root : children.roots) {
     std::map<StringId, FunctionSums> sums;
@@ -285,7 +296,7 @@ Table CallTreeTable(const Trace& trace, const CallTree& tree) {
     m.exclusive.Merge(node.exclusive);
     to_merged[n] = it->second;
   }
-  const Children below(trace, merged);
+  const Children below(trace, merged, /*by_name=*/true);
   const TimeBase& base = trace.time_base();
   std::vector<int64_t> row_of(merged.nodes.size(), -1);
   std::vector<std::string> paths(merged.nodes.size());

@@ -1,8 +1,9 @@
 // `macroscope diff A B`: what changed between two runs of one program
 // (docs/compare.md): per function (default), per matched container, per
-// kernel thread, or the containers of one run only, with a one-line summary
-// of the matching (above a text table, else on standard error). analysis/compare/run_diff.h computes
-// it; `-o` draws the differential overview.
+// kernel thread, the containers of one run only, or the parts of the
+// differential overview, with a one-line summary of the matching (above a
+// text table, else on standard error). analysis/compare/run_diff.h
+// computes it; `-o` draws the differential overview.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -12,20 +13,10 @@
 #include "cli/table_output.h"
 #include "cli/trace_loading.h"
 #include "render/canvas.h"
+#include "render/differential_picture.h"
 #include "util/error.h"
 
 namespace macroscope::cli {
-
-namespace {
-
-// The differential overview's picture (branch diffov25: analysis/compare/
-// differential_overview.h). The lead wires that call here at the merge.
-void SaveDifferentialOverview(const analysis::compare::Run&, const analysis::compare::Run&,
-                              const analysis::compare::RunDiff&, const std::string& output) {
-  throw UserError("-o " + output + ": the differential overview is not built yet");
-}
-
-}  // namespace
 
 void RegisterDiffCommand(CLI::App& app) {
   struct Args {
@@ -43,8 +34,10 @@ void RegisterDiffCommand(CLI::App& app) {
                   "Where both runs' time 0 is: start (default), end, event:NAME (the first event or state NAME), "
                   "none (the clocks as they are)");
   cmd->add_option("--by", args->by,
-                  "function (default), container (matched containers), thread (kernel traces), unmatched");
-  cmd->add_option("-o,--output", args->output, "The differential overview: F.svg or F.png");
+                  "function (default), container (matched containers), thread (kernel traces), unmatched, parts "
+                  "(the differential overview's parts where the runs differ most)");
+  cmd->add_option("-o,--output", args->output,
+                  "The differential overview (state time over the common span) as a picture: F.svg or F.png");
   AddTableFormatOption(*cmd, args->format);
   AddReadOptions(*cmd, args->read);
   cmd->callback([args] {
@@ -58,8 +51,13 @@ void RegisterDiffCommand(CLI::App& app) {
     const TraceSource a_source(a.trace), b_source(b.trace);
     const analysis::compare::Run run_a{a_source, args->a + " (" + std::string(formats::Detect(args->a).name) + ")"};
     const analysis::compare::Run run_b{b_source, args->b + " (" + std::string(formats::Detect(args->b).name) + ")"};
-    const analysis::compare::RunDiff diff = analysis::compare::DiffRuns(run_a, run_b, alignment, view);
-    if (!args->output.empty()) SaveDifferentialOverview(run_a, run_b, diff, args->output);
+    const analysis::compare::RunDiff diff =
+        analysis::compare::DiffRuns(run_a, run_b, alignment, view, /*overview=*/!args->output.empty());
+    if (!args->output.empty()) {
+      render::Canvas canvas(1200, 800, *render::FormatFromPath(args->output));
+      render::DrawDifferentialOverview(canvas, {&*diff.overview, run_a.name, run_b.name, args->align, "state-time"});
+      canvas.Save(args->output);
+    }
     // The summary above a text table; beside CSV and JSON, on standard error.
     if (args->format == analysis::TableFormat::kText) {
       std::printf("%s\n\n", diff.summary.c_str());

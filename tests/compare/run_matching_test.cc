@@ -19,6 +19,8 @@ TEST(RunMatching, IdsAreDigitRunsButNotDottedNumbers) {
   EXPECT_EQ(PathWithoutIds("host 12/rank 34"), "host #/rank #");
   EXPECT_EQ(PathWithoutIds("libfoo 2.38"), "libfoo 2.38");
   EXPECT_EQ(PathWithoutIds("main"), "main");
+  EXPECT_EQ(PathWithoutIds("Process 5515/0x5632fa28c200"), "Process #/#");  // a GStreamer thread
+  EXPECT_EQ(PathWithoutIds("0x"), "#x");  // no address: a number
 }
 
 TEST(RunMatching, SamePathsFirstThenPathsWithoutIdsInOrder) {

@@ -66,18 +66,20 @@ TEST(DifferentialModel, CountsAreNotScaled) {
   EXPECT_EQ(DifferenceModel(runs).Value(*runs.a.hierarchy().FindPath("r"), 0, 0), 2);
 }
 
-TEST(DifferentialModel, LeavesPairByPathThenInOrder) {
+// As containers pair (run_matching.h): the same path, else the same path
+// without its ids (the pid, the threads' addresses), in order; A's order.
+TEST(DifferentialModel, LeavesPairByPathThenWithoutIds) {
   Hierarchy a, b;
-  for (const char* p : {"Process 10/0x1", "Process 10/0x2", "shared/x", "only-a"}) a.AddPath(p);
-  for (const char* p : {"shared/x", "Process 77/0x9", "Process 77/0x8"}) b.AddPath(p);
+  for (const char* p : {"Process 10/0x1f", "Process 10/0x2e", "shared/x", "only-a"}) a.AddPath(p);
+  for (const char* p : {"shared/x", "Process 77/0x9c", "Process 77/0x8b", "only-b"}) b.AddPath(p);
   const std::vector<LeafPair> pairs = MatchLeavesByPath(a, b);
   ASSERT_EQ(pairs.size(), 3u);
-  EXPECT_EQ(pairs[0].a, "shared/x");
-  EXPECT_EQ(pairs[0].b, "shared/x");
-  EXPECT_EQ(pairs[1].a, "Process 10/0x1");
-  EXPECT_EQ(pairs[1].b, "Process 77/0x9");
-  EXPECT_EQ(pairs[2].a, "Process 10/0x2");
-  EXPECT_EQ(pairs[2].b, "Process 77/0x8");
+  EXPECT_EQ(pairs[0].a, "Process 10/0x1f");
+  EXPECT_EQ(pairs[0].b, "Process 77/0x9c");
+  EXPECT_EQ(pairs[1].a, "Process 10/0x2e");
+  EXPECT_EQ(pairs[1].b, "Process 77/0x8b");
+  EXPECT_EQ(pairs[2].a, "shared/x");
+  EXPECT_EQ(pairs[2].b, "shared/x");
 }
 
 TEST(DifferentialModel, BadInputIsRefused) {

@@ -1,14 +1,15 @@
-"""The differential overview (docs/compare-overview.md) of two SimGrid runs
+"""The differential overview (docs/compare.md, "Differential overview") of two SimGrid runs
 of one program (data/smpi_steady.c: rounds of computation and a barrier):
 the second run's platform slows host gamma down for a while through a
 speed profile (SimGrid's `speed_file`: "date ratio" lines). The part where
 the runs differ most is that while, read here from the profile file; the
 runs are simulated, so their times are the platform's exactly."""
 
+import numpy
 import pytest
 
 import macroscope
-from conftest import smpi_record, source_file
+from conftest import command_csv, smpi_record, source_file
 
 RANKS = 3  # alpha, beta, gamma
 SLICES = 40  # 0.1 s each over the undisturbed run's 4 s
@@ -59,6 +60,25 @@ def test_the_part_that_differs_most_is_the_slowed_while(runs):
     computing = [c for t, c in change.items() if "comput" in t.lower()]
     assert barrier and barrier[0] > 0, parts
     assert computing and computing[0] < 0, parts
+
+
+def test_the_command_gives_the_same_parts_and_draws_them(runs, tmp_path):
+    """`diff A B --by parts` is differential_overview()'s table (both at
+    their defaults: aligned at the starts over the shorter span, 100
+    slices, the overview's p); `-o` draws it."""
+    quiet, slowed = runs
+    picture = tmp_path / "parts.svg"
+    table = command_csv("diff", quiet, slowed, "--by", "parts", "-o", str(picture))
+    parts = macroscope.open(quiet).differential_overview(slowed)
+    assert list(table.columns) == list(parts.columns)
+    assert len(table) == len(parts) > 0
+    for column in parts.columns:
+        if parts[column].dtype.kind in "fi":
+            assert numpy.allclose(table[column].astype(float), parts[column].astype(float), rtol=1e-12), column
+        else:
+            assert list(table[column].fillna("")) == list(parts[column].fillna("")), column
+    text = picture.read_text()
+    assert text.startswith("<?xml") and "vs" in text
 
 
 def test_a_run_against_itself_differs_nowhere(runs):

@@ -2,20 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <unordered_set>
+#include <string>
+#include <vector>
 
+#include "analysis/compare/run_matching.h"
 #include "util/error.h"
 
 namespace macroscope::analysis::compare {
 
 namespace {
-
-int Depth(const Hierarchy& tree, NodeId node) {
-  int depth = 0;
-  for (; node != Hierarchy::kRoot; node = tree.Parent(node)) ++depth;
-  return depth;
-}
 
 // Factor that turns a model value of `base` into the aligned model's: ns
 // for the time metrics, unchanged for counts and variables.
@@ -29,30 +24,14 @@ const TimeBase kNanoseconds{.num = 1, .den = 1000000000, .whole_ticks = true, .o
 }  // namespace
 
 std::vector<LeafPair> MatchLeavesByPath(const Hierarchy& a, const Hierarchy& b) {
+  auto paths = [](const Hierarchy& tree) {
+    std::vector<std::string> out;
+    for (NodeId leaf : tree.Leaves()) out.push_back(tree.Path(leaf));
+    return out;
+  };
+  const std::vector<std::string> a_paths = paths(a), b_paths = paths(b);
   std::vector<LeafPair> pairs;
-  std::unordered_set<NodeId> b_taken;
-  std::vector<NodeId> a_rest;
-  for (NodeId leaf : a.Leaves()) {
-    const std::string path = a.Path(leaf);
-    const std::optional<NodeId> other = b.FindPath(path);
-    if (other && b.IsLeaf(*other)) {
-      pairs.push_back({path, path});
-      b_taken.insert(*other);
-    } else {
-      a_rest.push_back(leaf);
-    }
-  }
-  // The rest, in order, at equal depth.
-  std::map<int, std::vector<NodeId>> b_rest;  // by depth, in depth-first order
-  for (NodeId leaf : b.Leaves())
-    if (!b_taken.count(leaf)) b_rest[Depth(b, leaf)].push_back(leaf);
-  std::map<int, size_t> next;
-  for (NodeId leaf : a_rest) {
-    const int depth = Depth(a, leaf);
-    auto it = b_rest.find(depth);
-    if (it == b_rest.end() || next[depth] >= it->second.size()) continue;
-    pairs.push_back({a.Path(leaf), b.Path(it->second[next[depth]++])});
-  }
+  for (const auto& [i, j] : MatchPaths(a_paths, b_paths)) pairs.push_back({a_paths[i], b_paths[j]});
   return pairs;
 }
 

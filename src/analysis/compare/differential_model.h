@@ -29,11 +29,10 @@ struct LeafPair {
   std::string a, b;
 };
 
-// The leaves of two hierarchies paired: first those with the same path,
-// then the rest in depth-first order (the order of their first entity),
-// pairwise at equal depth — processes and threads whose names carry ids
-// that change from run to run (a pid, a thread's address). Leaves left
-// over are in no pair.
+// The leaves of two hierarchies paired as the runs' containers are
+// (run_matching.h, MatchPaths): the same path, else the same path without
+// its ids — processes and threads whose names carry ids that change from
+// run to run (a pid, a thread's address). Leaves left over are in no pair.
 std::vector<LeafPair> MatchLeavesByPath(const Hierarchy& a, const Hierarchy& b);
 
 // `request` over [origin, origin + span_ns] of a run with this time base.

@@ -35,11 +35,12 @@ DiffView ParseDiffView(std::string_view text, std::string_view option) {
   if (text == "container") return DiffView::kContainer;
   if (text == "thread") return DiffView::kThread;
   if (text == "unmatched") return DiffView::kUnmatched;
+  if (text == "parts") return DiffView::kParts;
   throw UserError(std::string(option) + ": '" + std::string(text) +
-                  "' is not a view: function, container, thread or unmatched");
+                  "' is not a view: function, container, thread, unmatched or parts");
 }
 
-RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view) {
+RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview) {
   const Trace &ta = a.source.trace(), &tb = b.source.trace();
   CheckComparable(ta, a.name, tb, b.name);
   RunDiff out;
@@ -47,6 +48,15 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
   out.span = AlignRuns(ta, a.name, tb, b.name, alignment);
   out.summary = MatchingSummary(ta, tb, out.match) + "; " + AlignmentText(alignment) + ", common span " +
                 HumanSeconds(static_cast<double>(out.span.span_ns) * 1e-9, 1e-9, false);
+  if (overview || view == DiffView::kParts) {
+    // Leaves paired by the rule the containers are (MatchLeavesByPath).
+    out.overview = DifferentialOverview(a.source, b.source, out.span.a_origin, out.span.b_origin, out.span.span_ns,
+                                        ModelRequest{}, DifferentialOptions{});
+    if (view == DiffView::kParts) {
+      out.table = out.overview->parts;
+      return out;
+    }
+  }
   if (view == DiffView::kThread) {
     const kernel::ProcessTableRows a_threads = Threads(a.source), b_threads = Threads(b.source);
     if (a_threads.rows.empty()) throw UserError("--by thread: " + a.name + " has no kernel threads");
@@ -61,7 +71,8 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
     case DiffView::kFunction: out.table = FunctionDiffTable(pa, pb); break;
     case DiffView::kContainer: out.table = ContainerDiffTable(pa, pb, out.match); break;
     case DiffView::kUnmatched: out.table = UnmatchedTable(pa, pb, out.match); break;
-    case DiffView::kThread: break;
+    case DiffView::kThread:
+    case DiffView::kParts: break;
   }
   return out;
 }

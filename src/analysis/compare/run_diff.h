@@ -5,18 +5,21 @@
 // one place that computes it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "analysis/compare/alignment.h"
+#include "analysis/compare/differential_overview.h"
 #include "analysis/compare/run_matching.h"
 #include "analysis/table.h"
 #include "model/entity_source.h"
 
 namespace macroscope::analysis::compare {
 
-enum class DiffView { kFunction, kContainer, kThread, kUnmatched };
-// "function", "container", "thread", "unmatched"; UserError naming `option`.
+enum class DiffView { kFunction, kContainer, kThread, kUnmatched, kParts };
+// "function", "container", "thread", "unmatched", "parts"; UserError naming
+// `option`.
 DiffView ParseDiffView(std::string_view text, std::string_view option);
 
 // One run: its entities and the name messages give it (its file, with its
@@ -28,6 +31,10 @@ struct Run {
 
 struct RunDiff {
   Table table;
+  // The differential overview (differential_overview.h) of the state-time
+  // models over the common span, when the view is kParts (its table is the
+  // parts table) or `overview` is asked of DiffRuns.
+  std::optional<DifferentialOverviewResult> overview;
   ContainerMatch match;
   AlignedSpan span{};
   // "2 containers matched; none only in A; none only in B; aligned at the
@@ -40,6 +47,6 @@ struct RunDiff {
 // one, or for the thread view of traces that are not kernel traces. The
 // profile tables cover each whole run (the alignment places the runs on one
 // axis for pictures and says the span they share).
-RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view);
+RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview = false);
 
 }  // namespace macroscope::analysis::compare

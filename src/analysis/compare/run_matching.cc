@@ -15,31 +15,24 @@ namespace {
 
 bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
-// Each trace's containers but the root, in id order (their creation order),
-// with their paths.
-std::vector<std::pair<ContainerId, std::string>> Paths(const Trace& trace) {
-  std::vector<std::pair<ContainerId, std::string>> out;
-  for (ContainerId id = 1; id < trace.containers().size(); ++id) out.emplace_back(id, trace.ContainerPath(id));
-  return out;
-}
+bool IsHexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
-// Pairs the A containers of `a` with the B containers of `b` whose key is
-// the same, k-th with k-th in order of appearance; what is paired is marked.
+// Pairs the paths of `a` with those of `b` whose key is the same, k-th with
+// k-th in order of appearance; what is paired is marked.
 template <class Key>
-void MatchBy(const std::vector<std::pair<ContainerId, std::string>>& a,
-             const std::vector<std::pair<ContainerId, std::string>>& b, Key key, std::vector<bool>& a_done,
-             std::vector<bool>& b_done, std::vector<std::pair<ContainerId, ContainerId>>& matched) {
+void MatchBy(const std::vector<std::string>& a, const std::vector<std::string>& b, Key key, std::vector<bool>& a_done,
+             std::vector<bool>& b_done, std::vector<std::pair<size_t, size_t>>& matched) {
   std::unordered_map<std::string, std::deque<size_t>> by_key;  // key -> B's positions not yet paired
   for (size_t j = 0; j < b.size(); ++j)
-    if (!b_done[j]) by_key[key(b[j].second)].push_back(j);
+    if (!b_done[j]) by_key[key(b[j])].push_back(j);
   for (size_t i = 0; i < a.size(); ++i) {
     if (a_done[i]) continue;
-    auto it = by_key.find(key(a[i].second));
+    auto it = by_key.find(key(a[i]));
     if (it == by_key.end() || it->second.empty()) continue;
     const size_t j = it->second.front();
     it->second.pop_front();
     a_done[i] = b_done[j] = true;
-    matched.emplace_back(a[i].first, b[j].first);
+    matched.emplace_back(i, j);
   }
 }
 
@@ -49,6 +42,13 @@ std::string PathWithoutIds(std::string_view path) {
   std::string out;
   size_t i = 0;
   while (i < path.size()) {
+    if (path.substr(i, 2) == "0x" && i + 2 < path.size() && IsHexDigit(path[i + 2])) {
+      size_t j = i + 2;
+      while (j < path.size() && IsHexDigit(path[j])) ++j;
+      out += '#';
+      i = j;
+      continue;
+    }
     if (!IsDigit(path[i])) {
       out += path[i++];
       continue;
@@ -67,20 +67,36 @@ std::string PathWithoutIds(std::string_view path) {
   return out;
 }
 
-ContainerMatch MatchContainers(const Trace& a, const Trace& b) {
-  const auto a_paths = Paths(a), b_paths = Paths(b);
-  std::vector<bool> a_done(a_paths.size()), b_done(b_paths.size());
-  std::vector<std::pair<ContainerId, ContainerId>> matched;
-  MatchBy(a_paths, b_paths, [](const std::string& p) { return p; }, a_done, b_done, matched);
-  MatchBy(a_paths, b_paths, [](const std::string& p) { return PathWithoutIds(p); }, a_done, b_done, matched);
-  ContainerMatch out;
+std::vector<std::pair<size_t, size_t>> MatchPaths(const std::vector<std::string>& a,
+                                                  const std::vector<std::string>& b) {
+  std::vector<bool> a_done(a.size()), b_done(b.size());
+  std::vector<std::pair<size_t, size_t>> matched;
+  MatchBy(a, b, [](const std::string& p) { return p; }, a_done, b_done, matched);
+  MatchBy(a, b, [](const std::string& p) { return PathWithoutIds(p); }, a_done, b_done, matched);
   // In A's order: the exact matches and those without ids were found apart.
   std::sort(matched.begin(), matched.end());
-  out.matched = std::move(matched);
+  return matched;
+}
+
+ContainerMatch MatchContainers(const Trace& a, const Trace& b) {
+  // Each trace's containers but the root, in id order (their creation
+  // order): position i is container i + 1.
+  auto paths = [](const Trace& trace) {
+    std::vector<std::string> out;
+    for (ContainerId id = 1; id < trace.containers().size(); ++id) out.push_back(trace.ContainerPath(id));
+    return out;
+  };
+  const std::vector<std::string> a_paths = paths(a), b_paths = paths(b);
+  std::vector<bool> a_done(a_paths.size()), b_done(b_paths.size());
+  ContainerMatch out;
+  for (const auto& [i, j] : MatchPaths(a_paths, b_paths)) {
+    a_done[i] = b_done[j] = true;
+    out.matched.emplace_back(static_cast<ContainerId>(i + 1), static_cast<ContainerId>(j + 1));
+  }
   for (size_t i = 0; i < a_paths.size(); ++i)
-    if (!a_done[i]) out.only_a.push_back(a_paths[i].first);
+    if (!a_done[i]) out.only_a.push_back(static_cast<ContainerId>(i + 1));
   for (size_t j = 0; j < b_paths.size(); ++j)
-    if (!b_done[j]) out.only_b.push_back(b_paths[j].first);
+    if (!b_done[j]) out.only_b.push_back(static_cast<ContainerId>(j + 1));
   return out;
 }
 

@@ -24,9 +24,16 @@ struct ContainerMatch {
 };
 ContainerMatch MatchContainers(const Trace& a, const Trace& b);
 
-// `path` with the numbers that are ids replaced by '#': every run of digits
-// but those of a dotted number ("1.0", "2.38": versions, not ids). "rank 3"
-// -> "rank #", "gst-launch-1.0 (1234)" -> "gst-launch-1.0 (#)".
+// The rule itself, on any two lists of paths (containers, a model's
+// leaves): equal paths first, then equal PathWithoutIds, k-th with k-th in
+// order of appearance. (index in a, index in b) pairs, in A's order.
+std::vector<std::pair<size_t, size_t>> MatchPaths(const std::vector<std::string>& a,
+                                                  const std::vector<std::string>& b);
+
+// `path` with the numbers that are ids replaced by '#': every hexadecimal
+// address ("0x5632fa28c200": a thread's) and every run of digits but those
+// of a dotted number ("1.0", "2.38": versions, not ids). "rank 3" ->
+// "rank #", "gst-launch-1.0 (1234)" -> "gst-launch-1.0 (#)".
 std::string PathWithoutIds(std::string_view path);
 
 // What kind of trace `trace` is, for people: "a kernel trace" (it has the

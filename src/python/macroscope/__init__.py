@@ -172,7 +172,7 @@ class Trace:
     def differential_overview(self, other, p=None, slices=None, mode=None):
         """Where this run (A) and the trace in file `other` (B) differ in
         time: the parts of the differential overview, largest difference
-        first, as differential_overview() (docs/compare-overview.md)."""
+        first, as differential_overview() (docs/compare.md#differential-overview)."""
         return self.query(_call("differential_overview", other, p, slices, mode))
 
     def loops(self, container, type, series=None, unit=None):  # noqa: A002 (the command's word)
