@@ -87,6 +87,9 @@ Table DifferencePartsTable(const DifferentialOverviewResult& overview, int types
       return std::fabs(share(b, x) - share(a, x)) > std::fabs(share(b, y) - share(a, y));
     });
     types.resize(std::min<size_t>(types.size(), static_cast<size_t>(types_per_part)));
+    // A type that neither run has in the part says nothing (its change is
+    // 0); the part keeps its first row all the same.
+    while (types.size() > 1 && share(a, types.back()) == 0 && share(b, types.back()) == 0) types.pop_back();
     for (int32_t type : types) {
       table.Put(static_cast<int64_t>(rank + 1));
       table.Put(static_cast<int64_t>(order[rank].part));

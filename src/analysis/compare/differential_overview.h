@@ -58,7 +58,8 @@ DifferentialOverviewResult DifferentialOverview(const EntitySource& a, const Ent
 // part: for state time, states at once), a_rate and b_rate (each run's
 // total per second), then one row for each of the `types_per_part` types
 // whose share of the part changed most: type, a_share, b_share (of each
-// run's total in the part, 0 to 1), share_change (b_share − a_share).
+// run's total in the part, 0 to 1), share_change (b_share − a_share); a
+// type neither run has in the part is left out (one row at least).
 Table DifferencePartsTable(const DifferentialOverviewResult& overview, int types_per_part);
 // Its columns, no rows.
 Table DifferencePartsTable();
