@@ -63,11 +63,9 @@ AlignedSpan AlignRuns(const Trace& a, std::string_view a_name, const Trace& b, s
   if (alignment.mode == AlignMode::kNone) {
     const TimeBase &ta = a.time_base(), &tb = b.time_base();
     if (ta.epoch_ns && tb.epoch_ns) {
-      // B's model time at A's origin's wall-clock instant: exact in
-      // nanosecond ticks (LTTng's), else the nearest double.
-      const int64_t ns = *ta.epoch_ns - *tb.epoch_ns;
-      out.b_origin = tb.num == 1 && tb.den == 1000000000 ? static_cast<double>(ns)
-                                                          : tb.Ticks(static_cast<double>(ns) * 1e-9);
+      // B's model time at A's origin's wall-clock instant: the epochs'
+      // difference in B's ticks, exact for whole ticks (DurationTicks).
+      out.b_origin = DurationTicks(tb, *ta.epoch_ns - *tb.epoch_ns);
     } else if (ta.whole_ticks && tb.whole_ticks && ta.num == tb.num && ta.den == tb.den) {
       out.b_origin = static_cast<double>(ta.origin - tb.origin);
     } else {
