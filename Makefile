@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 # Debian packages the build, the tests and the benchmarks need.
 DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
-  libcli11-dev libboost-dev nlohmann-json3-dev libsqlite3-dev libzstd-dev libcpp-httplib-dev \
+  libcli11-dev libboost-dev libabsl-dev nlohmann-json3-dev libsqlite3-dev libzstd-dev libcpp-httplib-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libotf2-trace-dev otf2-tools \
   libbabeltrace2-dev babeltrace2 pajeng libsimgrid-dev time \
   libcairo2-dev chromium lttng-tools liblttng-ust-dev libgraphviz-dev libxxhash-dev python3-barectf \

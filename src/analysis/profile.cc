@@ -17,34 +17,24 @@ constexpr uint32_t kNoNode = UINT32_MAX;
 
 uint64_t StoreKey(ContainerId container, TypeId type) { return uint64_t{container} << 32 | type; }
 
-// The tree's children, each node's in creation order or, `by_name`, in
-// increasing function name (the order flame graphs draw them), and its
-// roots (one per container) in container order. In one array: node n's
-// children are below[first[n], first[n + 1]).
+// The tree's children, each node's in increasing function name (the order
+// flame graphs draw them). In one array: node n's children are
+// below[first[n], first[n + 1]).
 struct Children {
-  std::vector<uint32_t> first, below, roots;
+  std::vector<uint32_t> first, below;
 
-  Children(const Trace& trace, const CallTree& tree, bool by_name) : first(tree.nodes.size() + 1, 0) {
+  Children(const Trace& trace, const CallTree& tree) : first(tree.nodes.size() + 1, 0) {
     for (const CallNode& node : tree.nodes)
       if (node.parent != kNoNode) ++first[node.parent + 1];
     for (size_t n = 1; n < first.size(); ++n) first[n] += first[n - 1];
     below.resize(first.back());
     std::vector<uint32_t> filled(first.begin(), first.end() - 1);
-    for (uint32_t n = 0; n < tree.nodes.size(); ++n) {
-      const uint32_t parent = tree.nodes[n].parent;
-      if (parent == kNoNode)
-        roots.push_back(n);
-      else
-        below[filled[parent]++] = n;
-    }
-    if (by_name) {
-      for (size_t n = 0; n + 1 < first.size(); ++n)
-        std::sort(below.begin() + first[n], below.begin() + first[n + 1], [&](uint32_t a, uint32_t b) {
-          return trace.Str(tree.nodes[a].function) < trace.Str(tree.nodes[b].function);
-        });
-    }
-    std::sort(roots.begin(), roots.end(),
-              [&](uint32_t a, uint32_t b) { return tree.nodes[a].container < tree.nodes[b].container; });
+    for (uint32_t n = 0; n < tree.nodes.size(); ++n)
+      if (tree.nodes[n].parent != kNoNode) below[filled[tree.nodes[n].parent]++] = n;
+    for (size_t n = 0; n + 1 < first.size(); ++n)
+      std::sort(below.begin() + first[n], below.begin() + first[n + 1], [&](uint32_t a, uint32_t b) {
+        return trace.Str(tree.nodes[a].function) < trace.Str(tree.nodes[b].function);
+      });
   }
   std::span<const uint32_t> of(uint32_t n) const { return {below.data() + first[n], below.data() + first[n + 1]}; }
 };
@@ -75,32 +65,11 @@ void Walk(const Children& children, uint32_t root, Enter&& enter, Leave&& leave)
 
 }  // namespace
 
-std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> FlatProfile(const Trace& trace,
-                                                                                const CallTree& tree) {
-  const Children children(trace, tree, /*by_name=*/false);  // sums: any order
-  std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> out;
-  for (const uint32_t root : children.roots) {
-    std::map<StringId, FunctionSums> sums;
-    std::unordered_map<StringId, uint32_t> active;  // function -> its calls open on the path
-    Walk(
-        children, root,
-        [&](uint32_t n, size_t) {
-          const CallNode& node = tree.nodes[n];
-          FunctionSums& f = sums[node.function];
-          f.calls += node.calls;
-          f.exclusive.Merge(node.exclusive);
-          if (active[node.function]++ == 0) f.inclusive.Merge(node.inclusive);
-        },
-        [&](uint32_t n) { --active[tree.nodes[n].function]; });
-    if (!sums.empty()) out.emplace_back(tree.nodes[root].container, std::move(sums));
-  }
-  return out;
-}
-
 ProfileAccumulator::ProfileAccumulator(const Trace& trace, const ProfileRequest& request)
     : trace_(trace),
       start_(request.start.value_or(trace.start_time())),
       end_(request.end.value_or(trace.end_time())),
+      call_paths_(request.call_paths),
       in_scope_(ContainersInScope(trace, request.containers, "--containers")) {
   if (!(start_ <= end_)) throw UserError("an empty window: its end is before its start");
 }
@@ -129,10 +98,19 @@ uint32_t ProfileAccumulator::FindOrAddChild(uint32_t parent, StringId function) 
   return it->second;
 }
 
+uint32_t ProfileAccumulator::SumsOf(Stack& stack, StringId function) {
+  if (const uint32_t* found = stack.sums_of.Find(function)) return *found;
+  const auto index = static_cast<uint32_t>(stack.sums.size());
+  stack.sums.emplace_back();
+  stack.sums_of.Insert(function, index);
+  return index;
+}
+
 void ProfileAccumulator::Add(const EntityChunk& chunk) {
   if (chunk.kind != TypeKind::kState || chunk.container >= in_scope_.size() || !in_scope_[chunk.container]) return;
   Stack& stack = stacks_[StoreKey(chunk.container, chunk.type)];
-  if (stack.root == kNoNode) {
+  stack.container = chunk.container;
+  if (call_paths_ && stack.root == kNoNode) {
     auto [it, added] = container_roots_.try_emplace(chunk.container, static_cast<uint32_t>(tree_.nodes.size()));
     if (added) {
       CallNode root;
@@ -146,21 +124,57 @@ void ProfileAccumulator::Add(const EntityChunk& chunk) {
     const double a = chunk.start[i], b = chunk.End(i);
     // Its caller: the open state one level up that has not ended before it.
     const size_t level = chunk.Level(i);
-    while (!frames.empty() && (frames.size() > level || frames.back().end < a)) frames.pop_back();
+    while (!frames.empty() && (frames.size() > level || frames.back().end < a)) {
+      --stack.sums[frames.back().sums].open;
+      frames.pop_back();
+    }
     if (b < start_ || a > end_) continue;  // so are the states it encloses
-    const uint32_t parent = frames.empty() ? stack.root : frames.back().node;
-    const uint32_t n = Child(parent, chunk.value[i], frames.empty() ? stack.last : frames.back().last);
     const double d = std::max(0.0, std::min(b, end_) - std::max(a, start_));
-    CallNode& node = tree_.nodes[n];
-    ++node.calls;
-    node.inclusive.Add(d);
-    node.exclusive.Add(d);
-    if (parent != stack.root) tree_.nodes[parent].exclusive.Add(-d);
-    frames.push_back({b, n, {}});
+    const uint32_t f = SumsOf(stack, chunk.value[i]);
+    Sums& sums = stack.sums[f];
+    ++sums.sums.calls;
+    if (sums.open++ == 0) sums.sums.inclusive.Add(d);
+    sums.sums.exclusive.Add(d);
+    if (frames.empty())
+      stack.outermost.Add(d);
+    else
+      stack.sums[frames.back().sums].sums.exclusive.Add(-d);
+    uint32_t n = kNoNode;
+    if (call_paths_) {
+      const uint32_t parent = frames.empty() ? stack.root : frames.back().node;
+      n = Child(parent, chunk.value[i], frames.empty() ? stack.last : frames.back().last);
+      CallNode& node = tree_.nodes[n];
+      ++node.calls;
+      node.inclusive.Add(d);
+      node.exclusive.Add(d);
+      if (parent != stack.root) tree_.nodes[parent].exclusive.Add(-d);
+    }
+    frames.push_back({b, f, n, {}});
   }
 }
 
-CallTree ComputeCallTree(const EntitySource& source, const ProfileRequest& request, const Cancellation* cancel) {
+Profile ProfileAccumulator::Take() && {
+  std::map<ContainerId, ContainerProfile> containers;
+  for (auto& [key, stack] : stacks_) {
+    if (stack.sums.empty()) continue;  // no state in the window
+    ContainerProfile& c = containers[stack.container];
+    c.container = stack.container;
+    c.outermost.Merge(stack.outermost);
+    stack.sums_of.ForEach([&](uint32_t function, uint32_t index) {
+      const FunctionSums& from = stack.sums[index].sums;
+      FunctionSums& to = c.functions[function];
+      to.calls += from.calls;
+      to.inclusive.Merge(from.inclusive);
+      to.exclusive.Merge(from.exclusive);
+    });
+  }
+  Profile out;
+  for (auto& [id, c] : containers) out.containers.push_back(std::move(c));
+  out.tree = std::move(tree_);  // its nodes moved, not copied
+  return out;
+}
+
+Profile ComputeProfile(const EntitySource& source, const ProfileRequest& request, const Cancellation* cancel) {
   const Trace& trace = source.trace();
   ProfileAccumulator profile(trace, request);
   for (uint32_t k = 0; k < trace.stores().size(); ++k) {
@@ -170,27 +184,27 @@ CallTree ComputeCallTree(const EntitySource& source, const ProfileRequest& reque
       profile.Add(chunk);
     });
   }
-  return std::move(profile).TakeTree();  // its nodes moved, not copied
+  return std::move(profile).Take();
 }
 
-Table ProfileTable(const Trace& trace, const CallTree& tree) {
+Table ProfileTable(const Trace& trace, const Profile& profile) {
   Table table({"container", "function", "calls", "inclusive_ns", "exclusive_ns"});
   const TimeBase& base = trace.time_base();
-  for (const auto& [container, sums] : FlatProfile(trace, tree)) {
+  for (const ContainerProfile& c : profile.containers) {
     struct Row {
       std::string_view function;
       uint64_t calls;
       int64_t inclusive, exclusive;
     };
     std::vector<Row> rows;
-    for (const auto& [function, f] : sums) {
+    for (const auto& [function, f] : c.functions) {
       rows.push_back({trace.Str(function), f.calls, DurationNanoseconds(base, f.inclusive),
                       DurationNanoseconds(base, f.exclusive)});
     }
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
       return std::tie(b.exclusive, b.inclusive, a.function) < std::tie(a.exclusive, a.inclusive, b.function);
     });
-    const std::string path = trace.ContainerPath(container);
+    const std::string path = trace.ContainerPath(c.container);
     for (const Row& r : rows) {
       table.Put(path);
       table.Put(r.function);
@@ -202,7 +216,7 @@ Table ProfileTable(const Trace& trace, const CallTree& tree) {
   return table;
 }
 
-Table ProfileTotalTable(const Trace& trace, const CallTree& tree) {
+Table ProfileTotalTable(const Trace& trace, const Profile& profile) {
   Table table({"function", "calls", "containers", "inclusive_ns", "exclusive_ns", "inclusive_mean_ns",
                "inclusive_min_ns", "inclusive_max_ns", "exclusive_mean_ns", "exclusive_min_ns", "exclusive_max_ns",
                "imbalance"});
@@ -215,8 +229,8 @@ Table ProfileTotalTable(const Trace& trace, const CallTree& tree) {
             exclusive_max = INT64_MIN;
   };
   std::map<StringId, Total> totals;
-  for (const auto& [container, sums] : FlatProfile(trace, tree)) {
-    for (const auto& [function, f] : sums) {
+  for (const ContainerProfile& c : profile.containers) {
+    for (const auto& [function, f] : c.functions) {
       Total& t = totals[function];
       t.sums.calls += f.calls;
       t.sums.inclusive.Merge(f.inclusive);
@@ -296,7 +310,7 @@ Table CallTreeTable(const Trace& trace, const CallTree& tree) {
     m.exclusive.Merge(node.exclusive);
     to_merged[n] = it->second;
   }
-  const Children below(trace, merged, /*by_name=*/true);
+  const Children below(trace, merged);
   const TimeBase& base = trace.time_base();
   std::vector<int64_t> row_of(merged.nodes.size(), -1);
   std::vector<std::string> paths(merged.nodes.size());

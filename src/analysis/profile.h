@@ -30,12 +30,16 @@
 #include "model/entity_source.h"
 #include "model/trace.h"
 #include "util/exact_sum.h"
+#include "util/id_map.h"
 
 namespace macroscope::analysis {
 
 struct ProfileRequest {
   std::optional<double> start, end;     // the window, model times (default: the trace's span)
   std::vector<std::string> containers;  // names, aliases or paths; their subtrees (empty: all)
+  // The calling context tree too (Profile::tree), for the call path table
+  // and flame graphs; the per function sums need none.
+  bool call_paths = false;
 };
 
 // One calling context: a function called from its parent's context.
@@ -53,6 +57,32 @@ struct CallTree {
   std::vector<CallNode> nodes;
 };
 
+// A function's sums in one container (or over all of them).
+struct FunctionSums {
+  uint64_t calls = 0;
+  ExactSum inclusive, exclusive;
+};
+
+// One container's profile: per function, calls, exclusive time, and
+// inclusive time counted once through recursion (only the calls with no
+// caller of the same function on their path); and the inclusive time of
+// its outermost calls (the time inside any function, which the functions'
+// inclusive times summed would count again for nested calls).
+struct ContainerProfile {
+  ContainerId container = kNone;
+  ExactSum outermost;
+  std::map<StringId, FunctionSums> functions;
+};
+
+// What the profile of a trace holds: the containers with states in the
+// window, in container order; and their calling context trees when the
+// request asks for call paths. What every table below and the comparison
+// of runs (compare/) read.
+struct Profile {
+  std::vector<ContainerProfile> containers;
+  CallTree tree;
+};
+
 class ProfileAccumulator {
  public:
   // Throws UserError for an empty window or an unknown container.
@@ -66,8 +96,8 @@ class ProfileAccumulator {
   // store's earlier chunks.
   void Add(const EntityChunk& chunk);
 
-  // The tree once every chunk is added; the accumulator is spent.
-  CallTree TakeTree() && { return std::move(tree_); }
+  // The profile once every chunk is added; the accumulator is spent.
+  Profile Take() &&;
 
  private:
   // The child a node called last: a caller in a loop calls the same
@@ -76,21 +106,35 @@ class ProfileAccumulator {
     StringId function = kEmptyString;
     uint32_t child = UINT32_MAX;
   };
+  // A function's sums in one store, and its calls open on the store's
+  // stack (an inner call of it adds no inclusive time).
+  struct Sums {
+    FunctionSums sums;
+    uint32_t open = 0;
+  };
   struct Frame {
     double end;
-    uint32_t node;
+    uint32_t sums;  // the function's, in its Stack's
+    uint32_t node;  // in the tree, when call paths are asked for
     LastCall last;
   };
+  // A store's states: a call stack of its own.
   struct Stack {
+    ContainerId container = kNone;
     std::vector<Frame> frames;
+    std::vector<Sums> sums;
+    IdMap<uint32_t> sums_of;  // function -> its index in sums
+    ExactSum outermost;
     uint32_t root = UINT32_MAX;
     LastCall last;  // the root's
   };
+  uint32_t SumsOf(Stack& stack, StringId function);
   uint32_t Child(uint32_t parent, StringId function, LastCall& last);
   uint32_t FindOrAddChild(uint32_t parent, StringId function);
 
   const Trace& trace_;
   double start_, end_;
+  bool call_paths_;
   std::vector<bool> in_scope_;
   std::unordered_map<uint64_t, Stack> stacks_;              // by (container << 32 | type)
   std::unordered_map<uint32_t, uint32_t> container_roots_;  // container -> its root node
@@ -100,31 +144,18 @@ class ProfileAccumulator {
 
 // The profile of `source`'s states: every state store in scope, chunk by
 // chunk; stops with Cancelled between chunks once `cancel` is set.
-CallTree ComputeCallTree(const EntitySource& source, const ProfileRequest& request,
-                         const Cancellation* cancel = nullptr);
-
-// A function's sums in one container (or over all of them).
-struct FunctionSums {
-  uint64_t calls = 0;
-  ExactSum inclusive, exclusive;
-};
-
-// Per container (those with states, in container order), per function:
-// calls, exclusive time, and inclusive time counted once through recursion
-// (only the calls with no caller of the same function on their path). What
-// every table below and the comparison of two runs (compare/) sum.
-std::vector<std::pair<ContainerId, std::map<StringId, FunctionSums>>> FlatProfile(const Trace& trace,
-                                                                                const CallTree& tree);
+Profile ComputeProfile(const EntitySource& source, const ProfileRequest& request,
+                       const Cancellation* cancel = nullptr);
 
 // One row per (container, function) in container order, then by decreasing
 // exclusive time: container (path), function, calls, inclusive_ns,
 // exclusive_ns.
-Table ProfileTable(const Trace& trace, const CallTree& tree);
+Table ProfileTable(const Trace& trace, const Profile& profile);
 // One row per function, by decreasing exclusive time: function, calls,
 // containers (where it occurs), inclusive_ns, exclusive_ns (sums), and over
 // those containers the mean, min and max of each, and imbalance (max /
 // mean of inclusive time).
-Table ProfileTotalTable(const Trace& trace, const CallTree& tree);
+Table ProfileTotalTable(const Trace& trace, const Profile& profile);
 // The calling context tree merged over the containers: one row per call
 // path, a parent before its children: id, parent (empty for a root),
 // depth, function, path (the functions from the root, ';' between them, as

@@ -38,17 +38,19 @@ void AddProfileOptions(CLI::App& cmd, ProfileArgs& args) {
   AddReadOptions(cmd, args.read);
 }
 
-// The calling context tree the options ask for; `use` gets it with its trace.
+// The profile the options ask for (with its call paths when `call_paths`);
+// `use` gets it with its trace.
 template <class Use>
-void WithCallTree(const ProfileArgs& args, Use&& use) {
+void WithProfile(const ProfileArgs& args, bool call_paths, Use&& use) {
   formats::ReadOptions read = args.read;
   read.kinds = formats::EntityKinds::Only({TypeKind::kState});  // functions are states
   const query::OpenedTrace opened(args.files, read, store::CacheBudget::Scanning(),
                                   query::OpenedTrace::Indexes::kSkip);
   const Trace& trace = opened.source().trace();
   analysis::ProfileRequest request = args.request;
+  request.call_paths = call_paths;
   ParseWindowOption(trace, args.window, request.start, request.end);
-  use(trace, analysis::ComputeCallTree(opened.source(), request));
+  use(trace, analysis::ComputeProfile(opened.source(), request));
 }
 
 }  // namespace
@@ -69,10 +71,10 @@ void RegisterProfileCommand(CLI::App& app) {
       ->excludes(total);
   AddTableFormatOption(*cmd, args->format);
   cmd->callback([args] {
-    WithCallTree(*args, [&](const Trace& trace, const analysis::CallTree& tree) {
-      PrintTable(args->total  ? analysis::ProfileTotalTable(trace, tree)
-                 : args->tree ? analysis::CallTreeTable(trace, tree)
-                              : analysis::ProfileTable(trace, tree),
+    WithProfile(*args, args->tree, [&](const Trace& trace, const analysis::Profile& profile) {
+      PrintTable(args->total  ? analysis::ProfileTotalTable(trace, profile)
+                 : args->tree ? analysis::CallTreeTable(trace, profile.tree)
+                              : analysis::ProfileTable(trace, profile),
                  args->format);
     });
   });
@@ -90,11 +92,11 @@ void RegisterFlameGraphCommand(CLI::App& app) {
   cmd->add_option("--width", args->width, "Width in pixels")->check(CLI::Range(300, 20000));
   cmd->callback([args] {
     if (!render::FormatFromPath(args->output)) throw UserError(args->output + ": a picture's name ends in .svg or .png");
-    WithCallTree(*args, [&](const Trace& trace, const analysis::CallTree& tree) {
+    WithProfile(*args, true, [&](const Trace& trace, const analysis::Profile& profile) {
       render::FlameGraphOptions options;
       options.width = args->width;
       options.subtitle = args->files.front() + (args->window.empty() ? "" : ", window " + args->window);
-      render::SaveFlameGraph(analysis::CallTreeTable(trace, tree), options, args->output);
+      render::SaveFlameGraph(analysis::CallTreeTable(trace, profile.tree), options, args->output);
     });
   });
 }

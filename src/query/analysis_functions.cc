@@ -189,8 +189,11 @@ Request WindowAndContainer(const EntitySource& source, const std::vector<analysi
 }
 
 // The calling context tree of (start, end, container), as `profile` makes it.
-analysis::CallTree CallTree(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a) {
-  return analysis::ComputeCallTree(source, WindowAndContainer<analysis::ProfileRequest>(source, a), cancel);
+analysis::Profile Profile(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a,
+                          bool call_paths = false) {
+  analysis::ProfileRequest request = WindowAndContainer<analysis::ProfileRequest>(source, a);
+  request.call_paths = call_paths;
+  return analysis::ComputeProfile(source, request, cancel);
 }
 
 // The wait states of (start, end, container), as `waits` finds them.
@@ -416,11 +419,11 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
       [s](const Args& a) { return Stats(*s, a); });
   const std::vector<std::string> window{"start", "end", "container"};
   add("profile", analysis::ProfileTable(trace, {}), window,
-      [s, c](const Args& a) { return analysis::ProfileTable(s->trace(), CallTree(*s, c(), a)); });
+      [s, c](const Args& a) { return analysis::ProfileTable(s->trace(), Profile(*s, c(), a)); });
   add("profile_total", analysis::ProfileTotalTable(trace, {}), window,
-      [s, c](const Args& a) { return analysis::ProfileTotalTable(s->trace(), CallTree(*s, c(), a)); });
+      [s, c](const Args& a) { return analysis::ProfileTotalTable(s->trace(), Profile(*s, c(), a)); });
   add("call_tree", analysis::CallTreeTable(trace, {}), window,
-      [s, c](const Args& a) { return analysis::CallTreeTable(s->trace(), CallTree(*s, c(), a)); });
+      [s, c](const Args& a) { return analysis::CallTreeTable(s->trace(), Profile(*s, c(), a, true).tree); });
   add("wait_states", analysis::WaitStatesAccumulator::PatternColumns(), window,
       [s, c](const Args& a) { return WaitStates(*s, c(), a).Patterns(); });
   add("idle_time", analysis::WaitStatesAccumulator::IdleColumns(), window,

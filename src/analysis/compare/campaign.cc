@@ -149,18 +149,18 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
   const size_t n = runs.size();
 
   // The profiles: per function (by name), inclusive and exclusive ns per run.
-  std::vector<CallTree> trees;
   struct Sums {
     size_t runs = 0;  // that have it
     std::vector<int64_t> inclusive, exclusive;
   };
   std::map<std::string, Sums> by_function;
+  std::vector<Profile> profiles;
   for (size_t r = 0; r < n; ++r) {
     const Trace& trace = runs[r].source.trace();
-    trees.push_back(ComputeCallTree(runs[r].source, ProfileRequest{}));
     std::map<std::string, FunctionSums> sums;
-    for (const auto& [container, functions] : FlatProfile(trace, trees.back())) {
-      for (const auto& [function, f] : functions) {
+    profiles.push_back(ComputeProfile(runs[r].source, ProfileRequest{}));
+    for (const ContainerProfile& c : profiles.back().containers) {
+      for (const auto& [function, f] : c.functions) {
         FunctionSums& s = sums[std::string(trace.Str(function))];
         s.inclusive.Merge(f.inclusive);
         s.exclusive.Merge(f.exclusive);
@@ -224,9 +224,9 @@ Campaign AnalyzeCampaign(const std::vector<Run>& runs, const CampaignRequest& re
     out.runs.Put(std::string(profile ? "profile" : "") + (profile && model ? " " : "") + (model ? "model" : ""));
   }
 
-  const RunProfile median{runs[out.median_run].source.trace(), trees[out.median_run]};
+  const RunProfile median{runs[out.median_run].source.trace(), profiles[out.median_run]};
   for (const size_t r : out.flagged) {
-    Table diff = FunctionDiffTable(median, {runs[r].source.trace(), trees[r]});
+    Table diff = FunctionDiffTable(median, {runs[r].source.trace(), profiles[r]});
     diff.cells.resize(std::min(diff.rows(), request.diff_rows) * diff.columns.size());
     out.diffs.push_back({r, std::move(diff)});
   }

@@ -16,21 +16,16 @@ constexpr size_t kInclusive = 1;  // the measure rows are sorted by
 // A run's sums per container: calls, exclusive time, and the inclusive
 // time of its outermost calls.
 std::unordered_map<ContainerId, std::vector<int64_t>> ContainerSums(const RunProfile& run) {
-  std::unordered_map<ContainerId, FunctionSums> sums;
-  for (const auto& [container, functions] : FlatProfile(run.trace, run.tree)) {
-    FunctionSums& s = sums[container];
-    for (const auto& [function, f] : functions) {
+  std::unordered_map<ContainerId, std::vector<int64_t>> out;
+  for (const ContainerProfile& c : run.profile.containers) {
+    FunctionSums s;
+    s.inclusive = c.outermost;
+    for (const auto& [function, f] : c.functions) {
       s.calls += f.calls;
       s.exclusive.Merge(f.exclusive);
     }
+    out.emplace(c.container, ProfileValues(run.trace, s));
   }
-  const std::vector<CallNode>& nodes = run.tree.nodes;
-  for (const CallNode& node : nodes) {
-    if (node.parent == UINT32_MAX || nodes[node.parent].parent != UINT32_MAX) continue;  // not an outermost call
-    sums[node.container].inclusive.Merge(node.inclusive);
-  }
-  std::unordered_map<ContainerId, std::vector<int64_t>> out;
-  for (const auto& [container, s] : sums) out.emplace(container, ProfileValues(run.trace, s));
   return out;
 }
 
@@ -45,8 +40,8 @@ Table FunctionDiffTable(const RunProfile& a, const RunProfile& b) {
   // By name: the two traces' string ids are their own.
   std::map<std::string, std::pair<FunctionSums, FunctionSums>, std::less<>> sums;  // name -> (A's, B's)
   for (const RunProfile* run : {&a, &b}) {
-    for (const auto& [container, functions] : FlatProfile(run->trace, run->tree)) {
-      for (const auto& [function, f] : functions) {
+    for (const ContainerProfile& c : run->profile.containers) {
+      for (const auto& [function, f] : c.functions) {
         auto& both = sums[std::string(run->trace.Str(function))];
         FunctionSums& s = run == &a ? both.first : both.second;
         s.calls += f.calls;

@@ -3,7 +3,8 @@
 // the differences (B - A) and ratios (B / A, empty when A's is 0), sorted
 // by the absolute inclusive difference, largest first; and the containers
 // of one run only. Built on the one profile (analysis/profile.h: the call
-// trees' FlatProfile), its sums exact, rounded once to ns per run.
+// per container and function sums), its sums exact, rounded once to ns per
+// run.
 #pragma once
 
 #include <cstddef>
@@ -16,10 +17,10 @@
 
 namespace macroscope::analysis::compare {
 
-// One run's profile: its trace and its calling context tree.
+// One run's profile and its trace.
 struct RunProfile {
   const Trace& trace;
-  const CallTree& tree;
+  const Profile& profile;
 };
 
 // One row per function of either run (by name; 0 in the run without it),

@@ -64,9 +64,9 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
     out.table = ThreadDiffTable({ta, a_threads}, {tb, b_threads}, out.match);
     return out;
   }
-  const CallTree a_tree = ComputeCallTree(a.source, ProfileRequest{});
-  const CallTree b_tree = ComputeCallTree(b.source, ProfileRequest{});
-  const RunProfile pa{ta, a_tree}, pb{tb, b_tree};
+  const Profile a_profile = ComputeProfile(a.source, ProfileRequest{});
+  const Profile b_profile = ComputeProfile(b.source, ProfileRequest{});
+  const RunProfile pa{ta, a_profile}, pb{tb, b_profile};
   switch (view) {
     case DiffView::kFunction: out.table = FunctionDiffTable(pa, pb); break;
     case DiffView::kContainer: out.table = ContainerDiffTable(pa, pb, out.match); break;

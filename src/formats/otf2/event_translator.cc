@@ -1,8 +1,7 @@
 #include "formats/otf2/event_translator.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
+#include <charconv>
 #include <limits>
 #include <optional>
 
@@ -375,30 +374,54 @@ ContainerId EventTranslator::Common(ContainerId a, ContainerId b) const {
 void EventTranslator::Simulate(const MessageHalf& half, std::span<const RawAttribute> attributes) {
   const Location& sender = At(half.sender);
   const Location& receiver = At(half.receiver);
-  char key[128];
-  std::snprintf(key, sizeof key, "c%" PRIu32 ":%" PRIu64 ">%" PRIu64 ":t%" PRIu32 "#%" PRIu64, half.comm,
-                half.sender, half.receiver, half.tag, half.n);
-
   // The link lives in the lowest container holding both ends.
-  ContainerId common = Common(sender.container, receiver.container);
-  StringId type = LinkType(common, sender.container, receiver.container);
-  auto c = defs_.comms.find(half.comm);
-  std::string comm_name =
-      c == defs_.comms.end() ? "comm " + std::to_string(half.comm) : defs_.String(c->second.name);
+  auto [route, new_route] = routes_.try_emplace(std::pair{sender.container, receiver.container});
+  if (new_route) {
+    const ContainerId common = Common(sender.container, receiver.container);
+    route->second = {LinkType(common, sender.container, receiver.container), Identifier(common)};
+  }
+  const Route link = route->second;  // by value: the map may grow below
   if (hold_messages_)
     extras_ = half.fields;
   else
     Attributes(attributes);
+  StringPool& strings = trace_.strings();
+  char text[128];
+  const auto number = [&](uint64_t n) {
+    return strings.Intern(std::string_view(text, std::to_chars(text, text + sizeof text, n).ptr));
+  };
   if (half.send) {  // once per link: the start's fields
-    extras_.push_back({trace_.strings().Intern("Tag"), trace_.strings().Intern(std::to_string(half.tag))});
-    extras_.push_back({trace_.strings().Intern("Length"), trace_.strings().Intern(std::to_string(half.length))});
+    if (tag_field_ == kEmptyString) tag_field_ = strings.Intern("Tag");
+    extras_.push_back({tag_field_, number(half.tag)});
+    if (length_field_ == kEmptyString) length_field_ = strings.Intern("Length");
+    extras_.push_back({length_field_, number(half.length)});
   }
-  StringId value = trace_.strings().Intern(comm_name);
-  StringId key_id = trace_.strings().Intern(key);
+  auto [name, new_name] = comm_names_.try_emplace(half.comm);
+  if (new_name) {
+    auto c = defs_.comms.find(half.comm);
+    name->second = strings.Intern(c == defs_.comms.end() ? "comm " + std::to_string(half.comm)
+                                                         : defs_.String(c->second.name));
+  }
+  const StringId value = name->second;
+  // The key: "c<comm>:<sender>><receiver>:t<tag>#<n>", the n-th message of its channel.
+  char* end = text + sizeof text;
+  char* p = text;
+  const auto put = [&](std::string_view s) { p = std::copy(s.begin(), s.end(), p); };
+  put("c");
+  p = std::to_chars(p, end, half.comm).ptr;
+  put(":");
+  p = std::to_chars(p, end, half.sender).ptr;
+  put(">");
+  p = std::to_chars(p, end, half.receiver).ptr;
+  put(":t");
+  p = std::to_chars(p, end, half.tag).ptr;
+  put("#");
+  p = std::to_chars(p, end, half.n).ptr;
+  const StringId key_id = strings.Intern(std::string_view(text, static_cast<size_t>(p - text)));
   if (half.send)
-    simulator_.StartLink(half.time, type, Identifier(common), sender.identifier, value, key_id, extras_);
+    simulator_.StartLink(half.time, link.type, link.holder, sender.identifier, value, key_id, extras_);
   else
-    simulator_.EndLink(half.time, type, Identifier(common), receiver.identifier, value, key_id, extras_);
+    simulator_.EndLink(half.time, link.type, link.holder, receiver.identifier, value, key_id, extras_);
 }
 
 void EventTranslator::FinishShared(formats::PartExchange& share,

@@ -44,6 +44,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
 #include <otf2/otf2.h>
 
 #include "formats/otf2/definitions.h"
@@ -172,8 +173,27 @@ class EventTranslator : public RecordSink {
   // Messages seen so far per (communicator, sender, receiver, tag), on the
   // sending and on the receiving side: the n-th send matches the n-th
   // receive (MPI's non-overtaking rule).
-  using Channel = std::tuple<OTF2_CommRef, OTF2_LocationRef, OTF2_LocationRef, uint32_t>;
-  std::map<Channel, uint64_t> sent_, received_;
+  // In a flat hash map: a trace whose tags never repeat (a tag a round)
+  // has a channel a message, millions of them.
+  struct Channel {
+    OTF2_CommRef comm;
+    OTF2_LocationRef sender, receiver;
+    uint32_t tag;
+    bool operator==(const Channel&) const = default;
+    template <class H>
+    friend H AbslHashValue(H h, const Channel& c) {
+      return H::combine(std::move(h), c.comm, c.sender, c.receiver, c.tag);
+    }
+  };
+  absl::flat_hash_map<Channel, uint64_t> sent_, received_;
+  // What every message between two containers shares, made once: its link
+  // type and the container holding it (the lowest holding both ends).
+  struct Route {
+    StringId type, holder;
+  };
+  absl::flat_hash_map<std::pair<ContainerId, ContainerId>, Route> routes_;
+  absl::flat_hash_map<OTF2_CommRef, StringId> comm_names_;
+  StringId tag_field_ = kEmptyString, length_field_ = kEmptyString;  // "Tag", "Length" once interned
   std::vector<ExtraField> extras_;
   bool hold_messages_ = false;
   formats::EntityKinds kinds_ = formats::EntityKinds::All();
