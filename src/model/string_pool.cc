@@ -74,7 +74,9 @@ void StringPool::Grow() {
   size_t mask = slots_.size() - 1;
   for (const Slot& s : old) {
     if (s.id_plus_one == 0) continue;
-    size_t i = Hash(View(s.id_plus_one - 1)) & mask;
+    // Its home from the hash's low 32 bits the slot keeps, no string read
+    // again, while the table has 2^32 slots or fewer.
+    size_t i = (mask >> 32 == 0 ? s.hash : Hash(View(s.id_plus_one - 1))) & mask;
     while (slots_[i].id_plus_one != 0) i = (i + 1) & mask;
     slots_[i] = s;
   }
