@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "analysis/cancellation.h"
 #include "analysis/table.h"
 #include "model/entity_chunk.h"
@@ -138,7 +140,7 @@ class ProfileAccumulator {
   std::vector<bool> in_scope_;
   std::unordered_map<uint64_t, Stack> stacks_;              // by (container << 32 | type)
   std::unordered_map<uint32_t, uint32_t> container_roots_;  // container -> its root node
-  std::unordered_map<uint64_t, uint32_t> children_;    // (parent << 32 | function) -> node
+  absl::flat_hash_map<uint64_t, uint32_t> children_;  // (parent << 32 | function) -> node: millions of call paths
   CallTree tree_;
 };
 
