@@ -10,7 +10,9 @@
 #include "analysis/aggregation_table.h"
 #include "analysis/anomalies.h"
 #include "analysis/communication.h"
+#include "analysis/compare/alignment.h"
 #include "analysis/compare/differential_overview.h"
+#include "analysis/compare/run_diff.h"
 #include "analysis/correlation.h"
 #include "analysis/critical_path.h"
 #include "analysis/entity_selection.h"
@@ -99,12 +101,18 @@ constexpr std::array kFunctions{
     FunctionDoc{"plist(slices, mode, start, end)",
                 "the significant p values: p, gain, loss, parts of the partition optimal from p to the next; as "
                 "`aggregate --plist --format csv`"},
-    FunctionDoc{"differential_overview(other, p, slices, mode)",
-                "where the trace (A) and the trace in file `other` (B) differ in time: the parts of the optimal "
-                "aggregation of their state-time difference model, aligned at their starts over the shorter span, "
-                "largest difference first: rank, part, start, end (s from the aligned start), node, "
-                "difference_rate, a_rate, b_rate, and per part the types whose share changed most: type, a_share, "
-                "b_share, share_change; p default the overview's, 100 slices, mode 'temporal' or 'spatiotemporal'"},
+    FunctionDoc{"differential_overview(other, p, slices, mode, align)",
+                "where the trace (A) and the trace `other` (B: a file; in the workbench, a served trace's index or "
+                "name) differ in time: the parts of the optimal aggregation of their state-time difference model "
+                "over the span both cover, aligned as `diff --align` aligns them (align 'start' (default), 'end', "
+                "'event:NAME', 'none'), largest difference first: rank, part, start, end (s from the aligned "
+                "origin), node, difference_rate, a_rate, b_rate, and per part the types whose share changed most: "
+                "type, a_share, b_share, share_change; p default the overview's, 100 slices, mode 'temporal' or "
+                "'spatiotemporal'"},
+    FunctionDoc{"profile_diff(other, by, align)",
+                "the trace (A) against the trace `other` (B), as `diff A B --by BY --format csv` (by 'function' "
+                "(default), 'container', 'thread' or 'unmatched'; align as differential_overview's): the columns of "
+                "the four views, each view filling its own (the others NULL), rows by the largest difference"},
     FunctionDoc{"loops(container, type, series, unit)",
                 "the loop nests that regenerate one series of a container's entities of a type (series 'start' "
                 "(default), 'end', 'duration', 'value' or 'interarrival'; unit 's', 'ms', 'us', 'ns', default the "
@@ -320,14 +328,29 @@ analysis::Table PList(const EntitySource& source, const Cancellation* cancel, co
   return analysis::PListTable(*made.aggregation, analysis::SignificantPsExact(*made.aggregation, cancel));
 }
 
-// The differential overview of the trace (A) and the trace `other` (B),
-// aligned at their starts over the shorter one's span.
-analysis::Table Differential(const EntitySource& a, const TraceOpener* open_other, const Cancellation* cancel,
-                             const std::vector<analysis::Cell>& args) {
-  const std::optional<std::string> other = OptionalText(args[0], "other");
-  if (!other || other->empty()) throw UserError("other: the file of the trace to compare with");
-  if (open_other == nullptr || !*open_other) throw UserError("differential_overview: no other trace can be opened here");
-  const EntitySource& b = (*open_other)(*other);
+// The trace `other` names (args[0]), as the session's opener opens it.
+const EntitySource& OtherTrace(const std::string& function, const TraceOpener* open_other,
+                               const analysis::Cell& cell, std::string& name) {
+  // A served trace may be named by its index: a number.
+  const std::optional<std::string> other =
+      std::holds_alternative<int64_t>(cell) ? std::to_string(std::get<int64_t>(cell)) : OptionalText(cell, "other");
+  if (!other || other->empty()) throw UserError("other: the trace to compare with");
+  if (open_other == nullptr || !*open_other) throw UserError(function + ": no other trace can be opened here");
+  name = *other;
+  return (*open_other)(*other);
+}
+
+analysis::compare::Alignment AlignmentOf(const analysis::Cell& cell) {
+  return analysis::compare::ParseAlignment(OptionalText(cell, "align").value_or("start"), "align");
+}
+
+// The differential overview of the trace (A, called `name`) and the trace
+// `other` (B) over the span both cover, aligned as `diff --align` aligns
+// them (AlignRuns, as DiffRuns takes it).
+analysis::Table Differential(const EntitySource& a, const std::string& name, const TraceOpener* open_other,
+                             const Cancellation* cancel, const std::vector<analysis::Cell>& args) {
+  std::string other;
+  const EntitySource& b = OtherTrace("differential_overview", open_other, args[0], other);
   analysis::compare::DifferentialOptions options;
   options.p = OptionalNumber(args[1], "p");
   if (options.p && !(*options.p >= 0 && *options.p <= 1)) throw UserError("p: in [0, 1]");
@@ -335,12 +358,50 @@ analysis::Table Differential(const EntitySource& a, const TraceOpener* open_othe
   options.spatiotemporal = SlicesAndMode(args[2], args[3], request);
   request.threads = options.threads = 0;
   request.cancel = options.cancel = cancel;
-  const Trace& ta = a.trace();
-  const Trace& tb = b.trace();
-  const int64_t span_ns = std::min(DurationNanoseconds(ta.time_base(), ta.end_time() - ta.start_time()),
-                                   DurationNanoseconds(tb.time_base(), tb.end_time() - tb.start_time()));
-  return analysis::compare::DifferentialOverview(a, b, ta.start_time(), tb.start_time(), span_ns, request, options)
+  const analysis::compare::AlignedSpan span =
+      analysis::compare::AlignRuns(a.trace(), name, b.trace(), other, AlignmentOf(args[4]));
+  return analysis::compare::DifferentialOverview(a, b, span.a_start, span.b_start, span.span_ns, request, options)
       .parts;
+}
+
+// Every column of the views of `diff --by` but the parts, in order: the
+// keys, then each view's measures.
+analysis::Table ProfileDiffColumns() {
+  return analysis::Table({"function",     "container",     "container_b",       "thread",
+                          "thread_b",     "tid_a",         "tid_b",             "run",
+                          "calls_a",      "calls_b",       "calls_diff",        "calls_ratio",
+                          "inclusive_a_ns", "inclusive_b_ns", "inclusive_diff_ns", "inclusive_ratio",
+                          "exclusive_a_ns", "exclusive_b_ns", "exclusive_diff_ns", "exclusive_ratio",
+                          "running_a_ns", "running_b_ns",  "running_diff_ns",   "running_ratio",
+                          "runnable_a_ns", "runnable_b_ns", "runnable_diff_ns", "runnable_ratio",
+                          "waiting_a_ns", "waiting_b_ns",  "waiting_diff_ns",   "waiting_ratio",
+                          "calls",        "inclusive_ns",  "exclusive_ns"});
+}
+
+// `diff A B --by BY`'s table (DiffRuns), its rows in ProfileDiffColumns().
+analysis::Table ProfileDiff(const EntitySource& a, const std::string& name, const TraceOpener* open_other,
+                            const std::vector<analysis::Cell>& args) {
+  const analysis::compare::DiffView view =
+      analysis::compare::ParseDiffView(OptionalText(args[1], "by").value_or("function"), "by");
+  if (view == analysis::compare::DiffView::kParts)
+    throw UserError("by: function, container, thread or unmatched (the parts are differential_overview()'s)");
+  std::string other;
+  const EntitySource& b = OtherTrace("profile_diff", open_other, args[0], other);
+  const analysis::Table table =
+      analysis::compare::DiffRuns({a, name}, {b, other}, AlignmentOf(args[2]), view).table;
+  analysis::Table out = ProfileDiffColumns();
+  std::vector<size_t> at;
+  for (const std::string& column : table.columns) {
+    const auto it = std::find(out.columns.begin(), out.columns.end(), column);
+    if (it == out.columns.end()) throw std::logic_error("profile_diff: diff has a column '" + column + "' it does not declare");
+    at.push_back(static_cast<size_t>(it - out.columns.begin()));
+  }
+  for (size_t r = 0; r < table.rows(); ++r) {
+    std::vector<analysis::Cell> row(out.columns.size());
+    for (size_t c = 0; c < at.size(); ++c) row[at[c]] = table.at(r, c);
+    out.cells.insert(out.cells.end(), std::make_move_iterator(row.begin()), std::make_move_iterator(row.end()));
+  }
+  return out;
 }
 
 analysis::Table Loops(const EntitySource& source, const std::vector<analysis::Cell>& a) {
@@ -403,8 +464,8 @@ std::vector<std::string> ColumnsOf(const analysis::Table& empty) {
 
 std::span<const FunctionDoc> AnalysisFunctions() { return kFunctions; }
 
-void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Cancellation* const* cancel,
-                               const TraceOpener* open_other) {
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const std::string& name,
+                               const Cancellation* const* cancel, const TraceOpener* open_other) {
   const EntitySource* s = &source;
   const Trace& trace = source.trace();
   using Args = std::vector<analysis::Cell>;
@@ -475,8 +536,10 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const Ca
         {table == analysis::CommunicationTable::kMatrix ? "level" : "bins", "start", "end"},
         [s, c, table](const Args& a) { return Communication(*s, c(), a, table); });
   }
-  add("differential_overview", analysis::compare::DifferencePartsTable(), {"other", "p", "slices", "mode"},
-      [s, c, open_other](const Args& a) { return Differential(*s, open_other, c(), a); });
+  add("differential_overview", analysis::compare::DifferencePartsTable(), {"other", "p", "slices", "mode", "align"},
+      [s, name, c, open_other](const Args& a) { return Differential(*s, name, open_other, c(), a); });
+  add("profile_diff", ProfileDiffColumns(), {"other", "by", "align"},
+      [s, name, open_other](const Args& a) { return ProfileDiff(*s, name, open_other, a); });
   add("loops", loops::PhaseTable({}, ""), {"container", "type", "series", "unit"},
       [s](const Args& a) { return Loops(*s, a); });
 }

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include <span>
+#include <string>
 
 #include "analysis/cancellation.h"
 #include "model/entity_source.h"
@@ -31,9 +32,10 @@ std::span<const FunctionDoc> AnalysisFunctions();
 // outlive the connection). The functions that read chunks or optimise an
 // aggregation stop with analysis::Cancelled once *cancel (read when each
 // runs; null: never) is set; stats() and loops() run to their end.
-// differential_overview() opens its other trace with *open_other (read when
-// it runs; null or empty: it refuses).
-void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const analysis::Cancellation* const* cancel,
-                               const TraceOpener* open_other = nullptr);
+// differential_overview() and profile_diff() open their other trace with
+// *open_other (read when they run; null or empty: they refuse) and name the
+// trace `name` in their messages.
+void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const std::string& name,
+                               const analysis::Cancellation* const* cancel, const TraceOpener* open_other = nullptr);
 
 }  // namespace macroscope::query

@@ -44,7 +44,7 @@ QuerySession::QuerySession(const EntitySource& source, const std::vector<std::st
   for (const std::string& f : files) names += (names.empty() ? "" : " ") + f;
   RegisterDescriptionTables(db_.handle(), source, names);
   RegisterEntityTables(db_.handle(), source);
-  RegisterAnalysisFunctions(db_.handle(), source, &cancel_, &open_other_);
+  RegisterAnalysisFunctions(db_.handle(), source, names, &cancel_, &open_other_);
 }
 
 bool QuerySession::Run(std::string_view sql, const PartSink& sink, size_t max_rows) {

@@ -165,9 +165,16 @@ void ApiRoutes::Register(httplib::Server& http) {
       const auto limit = Integer(request, "limit", 1, static_cast<int64_t>(kMaxQueryRows));
       return Watched(request, "a statement that reads less (a window, a container, a LIMIT)", [&](auto cancel) {
         const EntitySource& source = traces_[id]->source();
-        bool cut = false;
-        const analysis::Table table = QueryRows(source, traces_[id]->name(), *sql,
-                                                limit ? static_cast<size_t>(*limit) : kDefaultQueryRows, cancel, cut);
+        bool cut = false, other_loading = false;
+        analysis::Table table;
+        try {
+          table = QueryRows(source, traces_[id]->name(), *sql, limit ? static_cast<size_t>(*limit) : kDefaultQueryRows,
+                            cancel, cut, ServedTraceOpener(traces_, other_loading));
+        } catch (const UserError& e) {
+          // The other trace of a comparison is still being read: ask again soon.
+          if (other_loading) throw ApiError(503, e.what(), true);
+          throw;
+        }
         return csv ? analysis::FormatTable(table, analysis::TableFormat::kCsv)
                    : QueryJson(table, cut, source.trace().time_base());
       });

@@ -10,9 +10,11 @@ import collections
 import fractions
 import subprocess
 
+import numpy
 import pandas
 import pytest
 
+import macroscope
 from conftest import BINARY, command, command_csv, pj_dump_profile, shared_file, smpi_record, source_file
 
 RANKS = 4
@@ -140,6 +142,28 @@ def test_container_differences_are_pj_dumps(runs):
     # exclusive difference includes the 450 ms it computes longer.
     rank1 = table[table.container.str.endswith("rank-1")].iloc[0]
     assert int(rank1.exclusive_diff_ns) >= 450000000
+
+
+def test_profile_diff_is_the_commands_table(runs):
+    """SQL's profile_diff() (Python's t.profile_diff()) is `diff --by BY`'s
+    table, row for row, and per function pj_dump's profiles' difference."""
+    a, b = runs
+    trace = macroscope.open(a)
+    for by in ("function", "container", "unmatched"):
+        ours = trace.profile_diff(b, by=by)
+        table = command_csv("diff", a, b, "--by", by)
+        assert list(ours.columns) == list(table.columns), by
+        assert len(ours) == len(table) and (by == "unmatched" or len(ours) > 1), by
+        for column in table.columns:
+            if column.endswith("_ratio"):
+                assert numpy.allclose(ours[column].astype(float), table[column].astype(float), rtol=0, equal_nan=True), column
+            else:
+                assert list(ours[column].map(lambda v: "" if v is None or v != v else str(v))) == \
+                    list(table[column].fillna("")), (by, column)
+    key = lambda container, function: function
+    check_differences(trace.profile_diff(b), "function", expected_profile(a, key), expected_profile(b, key))
+    with pytest.raises(macroscope.Error, match="differential_overview"):
+        trace.profile_diff(b, by="parts")
 
 
 def test_summary_names_the_matching(runs):

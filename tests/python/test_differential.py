@@ -68,15 +68,19 @@ def test_the_command_gives_the_same_parts_and_draws_them(runs, tmp_path):
     slices, the overview's p); `-o` draws it."""
     quiet, slowed = runs
     picture = tmp_path / "parts.svg"
-    table = command_csv("diff", quiet, slowed, "--by", "parts", "-o", str(picture))
-    parts = macroscope.open(quiet).differential_overview(slowed)
-    assert list(table.columns) == list(parts.columns)
-    assert len(table) == len(parts) > 0
-    for column in parts.columns:
-        if parts[column].dtype.kind in "fi":
-            assert numpy.allclose(table[column].astype(float), parts[column].astype(float), rtol=1e-12), column
-        else:
-            assert list(table[column].fillna("")) == list(parts[column].fillna("")), column
+    for align in ("start", "end"):
+        table = command_csv("diff", quiet, slowed, "--by", "parts", "--align", align, "-o", str(picture))
+        parts = macroscope.open(quiet).differential_overview(slowed, align=align)
+        assert list(table.columns) == list(parts.columns)
+        assert len(table) == len(parts) > 0
+        for column in parts.columns:
+            if parts[column].dtype.kind in "fi":
+                assert numpy.allclose(table[column].astype(float), parts[column].astype(float), rtol=1e-12), column
+            else:
+                assert list(table[column].fillna("")) == list(parts[column].fillna("")), column
+        # The parts tile the span both runs cover, from its start.
+        intervals = sorted(set(zip(parts.start, parts.end)))
+        assert intervals[0][0] == 0 and all(x[1] == y[0] for x, y in zip(intervals, intervals[1:])), intervals
     text = picture.read_text()
     assert text.startswith("<?xml") and "vs" in text
 

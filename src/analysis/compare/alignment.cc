@@ -78,6 +78,8 @@ AlignedSpan AlignRuns(const Trace& a, std::string_view a_name, const Trace& b, s
   const int64_t hi = std::min(AlignedNanoseconds(a, out.a_origin, a.end_time()),
                               AlignedNanoseconds(b, out.b_origin, b.end_time()));
   out.span_ns = std::max<int64_t>(0, hi - lo);
+  out.a_start = out.a_origin + DurationTicks(a.time_base(), lo);
+  out.b_start = out.b_origin + DurationTicks(b.time_base(), lo);
   return out;
 }
 

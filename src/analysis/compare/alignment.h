@@ -34,10 +34,14 @@ Alignment ParseAlignment(std::string_view text, std::string_view option);
 //   one constant taken out of both so that times stay exact); else each
 //   clock's zero.
 // span_ns: the length of the intersection of [start, end] of each trace on
-// the aligned axis (0 when they do not overlap).
+// the aligned axis (0 when they do not overlap); a_start, b_start: where that
+// intersection starts, in each trace's model time (the origins when aligned
+// at the starts; span_ns before the ends when aligned at the ends), exact
+// in whole ticks: the window the differential overview models.
 struct AlignedSpan {
   double a_origin, b_origin;
   int64_t span_ns;
+  double a_start = 0, b_start = 0;
 };
 AlignedSpan AlignRuns(const Trace& a, std::string_view a_name, const Trace& b, std::string_view b_name,
                       const Alignment& alignment);

@@ -26,14 +26,15 @@ DifferentialOverviewResult DifferentialOverview(AlignedModels runs, const Differ
 
 namespace {
 
-// AlignedRequest over `source`'s trace: a window that ends within a
-// nanosecond's rounding past the trace's end (a span in whole ns of a clock
-// in seconds) ends at the trace's end.
+// AlignedRequest over `source`'s trace: a window that starts or ends within
+// a nanosecond's rounding outside the trace's span (a span in whole ns of a
+// clock in seconds) starts or ends with the trace.
 ModelRequest WindowOf(const EntitySource& source, const ModelRequest& request, double origin, int64_t span_ns) {
   const Trace& trace = source.trace();
   ModelRequest window = AlignedRequest(request, trace.time_base(), origin, span_ns);
-  if (*window.end > trace.end_time() && *window.end - trace.end_time() <= DurationTicks(trace.time_base(), 1))
-    window.end = trace.end_time();
+  const double ns = DurationTicks(trace.time_base(), 1);
+  if (*window.start < trace.start_time() && trace.start_time() - *window.start <= ns) window.start = trace.start_time();
+  if (*window.end > trace.end_time() && *window.end - trace.end_time() <= ns) window.end = trace.end_time();
   return window;
 }
 

@@ -50,7 +50,7 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
                 HumanSeconds(static_cast<double>(out.span.span_ns) * 1e-9, 1e-9, false);
   if (overview || view == DiffView::kParts) {
     // Leaves paired by the rule the containers are (MatchLeavesByPath).
-    out.overview = DifferentialOverview(a.source, b.source, out.span.a_origin, out.span.b_origin, out.span.span_ns,
+    out.overview = DifferentialOverview(a.source, b.source, out.span.a_start, out.span.b_start, out.span.span_ns,
                                         ModelRequest{}, DifferentialOptions{});
     if (view == DiffView::kParts) {
       out.table = out.overview->parts;

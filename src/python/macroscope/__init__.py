@@ -39,6 +39,17 @@ def _call(function, *arguments):
     return "SELECT * FROM %s(%s)" % (function, ", ".join(_literal(a) for a in given))
 
 
+# profile_diff()'s columns of each view of `diff --by` (docs/compare.md,
+# "The tables"): its keys, then per measure A, B, B - A, B / A.
+_PROFILE_MEASURES = (("calls", ""), ("inclusive", "_ns"), ("exclusive", "_ns"))
+_DIFF_VIEWS = {
+    "function": (("function",), _PROFILE_MEASURES),
+    "container": (("container", "container_b"), _PROFILE_MEASURES),
+    "thread": (("thread", "thread_b", "tid_a", "tid_b"), (("running", "_ns"), ("runnable", "_ns"), ("waiting", "_ns"))),
+    "unmatched": (("run", "container"), ()),
+}
+
+
 class Trace:
     """A trace opened for queries: a store is read chunk by chunk as queries
     reach it; any other trace is read whole first."""
@@ -169,11 +180,27 @@ class Trace:
         """The significant p values and their qualities."""
         return self.query(_call("plist", slices, mode, start, end))
 
-    def differential_overview(self, other, p=None, slices=None, mode=None):
+    def differential_overview(self, other, p=None, slices=None, mode=None, align=None):
         """Where this run (A) and the trace in file `other` (B) differ in
         time: the parts of the differential overview, largest difference
-        first, as differential_overview() (docs/compare.md#differential-overview)."""
-        return self.query(_call("differential_overview", other, p, slices, mode))
+        first, as differential_overview() (docs/compare.md#differential-overview);
+        align: 'start' (default), 'end', 'event:NAME' or 'none'."""
+        return self.query(_call("differential_overview", other, p, slices, mode, align))
+
+    def profile_diff(self, other, by="function", align=None):
+        """This run (A) against the trace in file `other` (B), as `macroscope
+        diff A B --by BY`: by 'function', 'container', 'thread' or
+        'unmatched', the view's columns only (docs/compare.md)."""
+        sql = _call("profile_diff", other, by, align)
+        if by in _DIFF_VIEWS:  # else the function says what `by` may be
+            keys, measures = _DIFF_VIEWS[by]
+            columns = list(keys)
+            for name, unit in measures:
+                columns += [name + "_a" + unit, name + "_b" + unit, name + "_diff" + unit, name + "_ratio"]
+            if by == "unmatched":
+                columns += ["calls", "inclusive_ns", "exclusive_ns"]
+            sql = sql.replace("SELECT *", "SELECT " + ", ".join(columns), 1)
+        return self.query(sql)
 
     def loops(self, container, type, series=None, unit=None):  # noqa: A002 (the command's word)
         """The loop-nest phases of one series of a container's entities of a type."""
