@@ -36,11 +36,11 @@ uint64_t ArchiveBytes(const fs::path& anchor) {
 }
 
 // Reads the events of the locations `mine` accepts in global time order
-// through `translator`: with this reader, or decoded by `threads` workers.
+// through `translator`: with this reader, or decoded by `decoders` workers.
 void ReadEvents(OTF2_Reader* reader, const std::string& anchor, const LibraryErrorCapture& capture,
-                const Definitions& defs, const std::function<bool(OTF2_LocationRef)>& mine, int threads,
+                const Definitions& defs, const std::function<bool(OTF2_LocationRef)>& mine, int decoders,
                 EventTranslator& translator) {
-  if (threads > 1) return ReadOnThreads(anchor, defs, mine, threads, translator);
+  if (decoders > 0) return ReadOnThreads(anchor, defs, mine, decoders, translator);
   OpenProgress progress;
   OpenLocations(reader, anchor, capture, defs, mine, progress);
   OTF2_GlobalEvtReader* events = nullptr;
@@ -77,7 +77,7 @@ std::string FindAnchor(const std::string& path) {
 }
 
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share, int threads, bool gather, formats::EntityKinds kinds) {
+                         formats::PartExchange* share, int decoders, bool gather, formats::EntityKinds kinds) {
   const std::string anchor = FindAnchor(path);
   if (anchor.empty()) throw UserError(path + ": no single OTF2 anchor file (NAME.otf2) in this directory");
 
@@ -115,7 +115,7 @@ ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& 
   if (share && share->parts() > 1) translator.HoldMessages();
   std::string error;
   try {
-    if (reads) ReadEvents(reader, anchor, capture, defs, mine, threads, translator);
+    if (reads) ReadEvents(reader, anchor, capture, defs, mine, decoders, translator);
     if (!share) translator.Finish();
   } catch (const paje::SimulationError& e) {
     error = anchor + ": " + e.what() + " (event record " + std::to_string(translator.records()) + ")";

@@ -30,14 +30,15 @@ struct ArchiveStats {
 // exactly one anchor file. With `share`, only this part's locations (every
 // parts()-th, in definition order) are read; the trace holds their
 // entities and the links they send, with the span of the whole archive.
-// With `threads` > 1, that many threads decode the (part's) locations'
-// event files, the result the same (location_threads.h). Shared, every
+// With `decoders` > 0, that many threads decode the (part's) locations'
+// event files while this one translates, the result the same
+// (location_threads.h); 0: this thread does both. Shared, every
 // part ends with the whole reading's types (part_types.h); `gather`: part
 // 0 with every part's entities, numbered as a whole reading numbers them
 // (part_stores.h), the others with none. `kinds`: the entity kinds read
 // (EventTranslator::Read).
 ArchiveStats ReadArchive(const std::string& path, const paje::SimulatorOptions& options, Trace& trace,
-                         formats::PartExchange* share = nullptr, int threads = 1, bool gather = false,
+                         formats::PartExchange* share = nullptr, int decoders = 0, bool gather = false,
                          formats::EntityKinds kinds = formats::EntityKinds::All());
 
 // The anchor file of `path` (itself, or the one anchor in the directory

@@ -43,11 +43,18 @@ struct Block {
   bool last = false;  // the worker's last block
   Failure failure;    // last block only
 
+  Block() {
+    records.reserve(kBlockRecords);
+    extents.reserve(kBlockRecords);
+  }
   void Add(const EventRecord& r) {
     extents.push_back({static_cast<uint32_t>(attributes.size()), static_cast<uint32_t>(values.size())});
-    attributes.insert(attributes.end(), r.attributes.begin(), r.attributes.end());
-    types.insert(types.end(), r.metric_types.begin(), r.metric_types.end());
-    values.insert(values.end(), r.metric_values.begin(), r.metric_values.end());
+    // Most records have neither attributes nor metric values.
+    if (!r.attributes.empty()) attributes.insert(attributes.end(), r.attributes.begin(), r.attributes.end());
+    if (!r.metric_values.empty()) {
+      types.insert(types.end(), r.metric_types.begin(), r.metric_types.end());
+      values.insert(values.end(), r.metric_values.begin(), r.metric_values.end());
+    }
     records.push_back(r);  // its views are set by Seal(), once the vectors stop growing
   }
   void Seal() {

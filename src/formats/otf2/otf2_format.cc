@@ -24,13 +24,20 @@ formats::ReadStats Read(const std::vector<std::string>& files, const formats::Re
   paje::SimulatorOptions simulator = options.paje.simulator;
   simulator.sink = options.sink;
   simulator.progress = options.progress;
-  // 0: a decoding thread per core but the translating thread's (on 2
-  // cores, the sequential reader: see bench/read_threads).
-  const int threads = options.threads > 0 ? options.threads
-                                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+  // Threads decoding while this one translates. --threads 1: none, the
+  // sequential reader; N > 1: N. 0: one per core but the translating
+  // thread's, so that on 2 cores one decodes while the other translates
+  // (the library's decoding is about half of a reading that keeps one kind
+  // of entities, as `profile` and `comm` do: docs/otf2.md). A part of a
+  // reading in parts (mpirun) leaves the other cores to the other parts.
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const int decoders = options.threads == 1  ? 0
+                       : options.threads > 1 ? options.threads
+                       : options.share       ? 0
+                                             : std::max(0, cores - 1);
   // `paje.gather`: the import's wish, for every reader in parts.
   ArchiveStats s =
-      ReadArchive(files.front(), simulator, trace, options.share, threads, options.paje.gather, options.kinds);
+      ReadArchive(files.front(), simulator, trace, options.share, decoders, options.paje.gather, options.kinds);
   return {.events = s.records, .bytes = s.bytes};
 }
 
