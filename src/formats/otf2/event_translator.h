@@ -163,13 +163,13 @@ class EventTranslator : public RecordSink {
   double first_ = 0, last_ = 0;
   std::exception_ptr error_;
 
-  std::unordered_map<OTF2_LocationRef, Location> locations_;
+  absl::flat_hash_map<OTF2_LocationRef, Location> locations_;  // made before the first record, then only read
   std::unordered_map<OTF2_SystemTreeNodeRef, ContainerId> nodes_;
   std::unordered_map<OTF2_LocationGroupRef, ContainerId> groups_;
   std::map<std::tuple<TypeId, TypeKind, std::string>, StringId> types_;  // (parent, kind, name) -> identifier
   std::map<std::tuple<TypeId, TypeId, TypeId>, StringId> link_types_;   // (parent, start, end) -> identifier
-  std::unordered_map<ContainerId, StringId> region_types_;             // RegionType
-  std::unordered_map<uint64_t, StringId> region_names_;                // RegionName
+  absl::flat_hash_map<ContainerId, StringId> region_types_;  // RegionType
+  absl::flat_hash_map<uint64_t, StringId> region_names_;    // RegionName
   // Messages seen so far per (communicator, sender, receiver, tag), on the
   // sending and on the receiving side: the n-th send matches the n-th
   // receive (MPI's non-overtaking rule).

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "formats/otf2/location_events.h"
+#include "util/heap_prefault.h"
 #include "util/worker_queues.h"
 #include "util/error.h"
 
@@ -57,6 +58,14 @@ struct Block {
     }
     records.push_back(r);  // its views are set by Seal(), once the vectors stop growing
   }
+  // Empty again, its vectors keeping their capacity.
+  void Clear() {
+    records.clear();
+    extents.clear();
+    attributes.clear();
+    types.clear();
+    values.clear();
+  }
   void Seal() {
     for (size_t i = 0; i < records.size(); ++i) {
       EventRecord& r = records[i];
@@ -93,17 +102,21 @@ class Threads {
   const std::string& anchor_;
   const Definitions& defs_;
   const std::unordered_map<OTF2_LocationRef, int> worker_of_;
+  // The heap the translation grows (the stores), faulted in ahead by worker
+  // 0 while the translation has its blocks to do (util/heap_prefault.h).
+  HeapPrefaulter prefaulter_;
   WorkerQueues<Block> workers_;  // last: its threads start with it
 };
 
 // A worker's records into blocks.
 class Threads::Sink : public RecordSink {
  public:
-  Sink(Threads& threads, int w) : threads_(threads), w_(w), block_(std::make_unique<Block>()) {}
+  Sink(Threads& threads, int w) : threads_(threads), w_(w), block_(threads.Queue(w).TakeEmpty()) {}
   OTF2_CallbackCode Take(const EventRecord& record) override {
     if (block_->records.size() == kBlockRecords) {
       block_->Seal();
-      if (!threads_.Push(w_, std::exchange(block_, std::make_unique<Block>()))) return OTF2_CALLBACK_INTERRUPT;
+      if (w_ == 0 && threads_.Queue(w_).full()) threads_.prefaulter_.Advance();  // ahead: it would wait
+      if (!threads_.Push(w_, std::exchange(block_, threads_.Queue(w_).TakeEmpty()))) return OTF2_CALLBACK_INTERRUPT;
     }
     block_->Add(record);
     return OTF2_CALLBACK_SUCCESS;
@@ -167,7 +180,8 @@ void Threads::Merge(EventTranslator& translator) {
     size_t& i = next[static_cast<size_t>(w)];
     while (i == block->records.size()) {
       if (block->last) return false;
-      block = Pop(w);
+      block->Clear();
+      Queue(w).Recycle(std::exchange(block, Pop(w)));
       i = 0;
     }
     return true;
