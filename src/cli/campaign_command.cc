@@ -5,9 +5,7 @@
 // time across the runs, or per run its distances; in text, each flagged
 // run's diff against the median run below. analysis/compare/campaign.h
 // computes it; `-o` draws the box plots.
-#include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/table_output.h"
 #include "cli/trace_loading.h"
+#include "formats/trace_folder.h"
 #include "render/canvas.h"
 #include "render/charts.h"
 #include "util/error.h"
@@ -25,33 +24,6 @@
 namespace macroscope::cli {
 
 namespace {
-
-// The traces `path` stands for: itself when it is a trace (a file, or a
-// folder a format reads whole: an OTF2 archive, a store), else the traces
-// in the folder, by name.
-std::vector<std::string> TracesOf(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::is_directory(path, error)) return {path};  // Detect names it when it is not a trace
-  try {
-    formats::Detect(path);
-    return {path};
-  } catch (const UserError&) {
-  }
-  std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with(".")) continue;
-    try {
-      formats::Detect(entry.path().string());
-      out.push_back(entry.path().string());
-    } catch (const UserError&) {
-    }
-  }
-  if (error) throw UserError(path + ": cannot list the folder: " + error.message());
-  if (out.empty()) throw UserError(path + ": no trace in this folder");
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // The box plots of the functions of widest spread, in ms.
 void SaveBoxPlots(const analysis::compare::Campaign& campaign, size_t count, const std::string& output) {
@@ -108,7 +80,7 @@ void RegisterCampaignCommand(CLI::App& app) {
       files = *members;
     }
     for (const std::string& run : args->runs)
-      for (std::string& file : TracesOf(run)) files.push_back(std::move(file));
+      for (std::string& file : formats::TracesAt(run)) files.push_back(std::move(file));
     std::vector<LoadedTrace> loaded(files.size());
     std::vector<std::unique_ptr<TraceSource>> sources;
     std::vector<analysis::compare::Run> runs;
