@@ -100,7 +100,8 @@ TEST_F(CompareQuery, DifferentialOverviewIsTheQueryCommands) {
     on_files.replace(on_files.find("%s"), 2, "'" + files_[1] + "'");
     served.replace(served.find("%s"), 2, "1");
     const auto [columns, rows] =
-        CommandRows("query --format json '" + files_[0] + "' " + macroscope::testing::Quote("SELECT * FROM " + on_files));
+        CommandRows("query --format json '" + files_[0] + "' " +
+                    macroscope::testing::Quote("SELECT * FROM " + on_files));
     ASSERT_GT(rows.size(), 0u) << align;
     const nlohmann::json answer = Query("SELECT * FROM " + served);
     EXPECT_EQ(answer["rows"], rows) << align;
@@ -121,11 +122,10 @@ TEST_F(CompareQuery, OtherIsAServedTraceNeverAFile) {
           << error;
     }
   }
-  EXPECT_NE(Query("SELECT * FROM profile_diff(1, 'parts')", 400)["error"].get<std::string>().find("differential_overview"),
-            std::string::npos);
-  EXPECT_NE(Query("SELECT * FROM profile_diff(1, 'function', 'middle')", 400)["error"].get<std::string>().find(
-                "'middle' is not an alignment"),
-            std::string::npos);
+  const std::string parts = Query("SELECT * FROM profile_diff(1, 'parts')", 400)["error"];
+  EXPECT_NE(parts.find("differential_overview"), std::string::npos) << parts;
+  const std::string align = Query("SELECT * FROM profile_diff(1, 'function', 'middle')", 400)["error"];
+  EXPECT_NE(align.find("'middle' is not an alignment"), std::string::npos) << align;
 }
 
 // A trace still being read (ServedTrace before Publish) is named as such,
