@@ -356,8 +356,19 @@ async function checkCompare(base) {
     && Math.abs(aligned(a, h.compare.a.end) - aligned(b, h.compare.b.end)) < 1e-9;
   const ready = "window.__macroscope.compare && !window.__macroscope.compare.busy && window.__macroscope.compare.rows > 0"
     + " && window.__macroscope.compare.a.items > 0 && window.__macroscope.compare.b.items > 0";
+  // The way in: "compare with…" beside the trace selector; and out: "Stop comparing".
+  await page.goto(base);
+  let h = await settled(page);
+  await page.selectOption('[data-testid=compare-select]', '1');
+  h = await settled(page, ready);
+  const opened = /[?&]compare=1\b/.test(h.url) && await page.locator('[data-testid=compare-panel]').isVisible();
+  await page.click('[data-testid=compare-close]');
+  h = await settled(page, 'window.__macroscope.compare === null');
+  check('compare: "compare with…" opens the comparison, "Stop comparing" closes it', opened && !/compare=/.test(h.url)
+    && await page.locator('[data-testid=gantt]').isVisible() && !(await page.locator('[data-testid=compare-panel]').isVisible()), h.url);
+
   await page.goto(withBase('compare=1'));
-  let h = await settled(page, ready);
+  h = await settled(page, ready);
   check('compare: the URL names both traces', /[?&]compare=1\b/.test(h.url) && !/[?&]trace=/.test(h.url), h.url);
   const labels = [await page.locator('[data-testid=compare-label-a]').innerText(), await page.locator('[data-testid=compare-label-b]').innerText()];
   check('compare: two diagrams, each with its trace\'s name', labels[0] === `A: ${a.name}` && labels[1] === `B: ${b.name}`

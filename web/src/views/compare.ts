@@ -71,6 +71,9 @@ export class CompareView {
   private highlightSeq = 0;
   private highlighted: string | null = null;
   private active = false;
+  /** The trace list and what apply() was last given: B opened once the server has read it. */
+  private traces: TraceEntry[] = [];
+  private last: { state: ViewState; trace: TraceDetail | null } | null = null;
   busy = false;
 
   constructor(private readonly host: CompareHost) {
@@ -107,6 +110,7 @@ export class CompareView {
 
   /** The "Compare with…" selector: every other trace, those still being read disabled. */
   list(traces: TraceEntry[], state: ViewState): void {
+    this.traces = traces;
     const keep = new Set(traces.filter((t) => t.id !== state.trace).map((t) => String(t.id)));
     for (const option of [...this.select.options]) if (option.value !== '' && !keep.has(option.value)) option.remove();
     if (!this.select.options.length) this.select.add(new Option('compare with…', ''));
@@ -119,6 +123,10 @@ export class CompareView {
     }
     this.select.value = state.compare === null ? '' : String(state.compare);
     this.select.hidden = traces.length < 2;
+    const waited = this.last;
+    if (this.active && waited && this.b.index === null && traces.find((t) => t.id === waited.state.compare)?.state === 'ready') {
+      void this.apply(waited.state, waited.trace);
+    }
   }
 
   get comparing(): boolean { return this.active; }
@@ -126,11 +134,21 @@ export class CompareView {
   /** The URL's state: shown (A the open trace, B compare=) or hidden. */
   async apply(state: ViewState, trace: TraceDetail | null): Promise<void> {
     this.active = state.compare !== null && trace !== null;
+    this.last = { state, trace };
     document.body.classList.toggle('comparing', this.active);
     this.panel.hidden = !this.active;
     if (!this.active || !trace || state.compare === null) { this.a.index = this.b.index = null; return; }
     const seq = ++this.seq;
     if (this.a.index !== state.trace || this.a.trace !== trace) this.setSide(this.a, state.trace, trace);
+    // B still being read: its progress, until list() sees it ready.
+    const entry = this.traces.find((t) => t.id === state.compare);
+    if (entry && entry.state !== 'ready') {
+      this.b.index = null;
+      this.b.trace = null;
+      this.b.label.textContent = `B: ${traceLabel(entry)}`;
+      this.host.changed();
+      return;
+    }
     if (this.b.index !== state.compare || !this.b.trace) {
       this.b.index = state.compare;
       this.b.trace = null;
