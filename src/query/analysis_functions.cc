@@ -105,10 +105,10 @@ constexpr std::array kFunctions{
                 "where the trace (A) and the trace `other` (B: a file; in the workbench, a served trace's index or "
                 "name) differ in time: the parts of the optimal aggregation of their state-time difference model "
                 "over the span both cover, aligned as `diff --align` aligns them (align 'start' (default), 'end', "
-                "'event:NAME', 'none'), largest difference first: rank, part, start, end (s from the aligned "
-                "origin), node, difference_rate, a_rate, b_rate, and per part the types whose share changed most: "
-                "type, a_share, b_share, share_change; p default the overview's, 100 slices, mode 'temporal' or "
-                "'spatiotemporal'"},
+                "'event:NAME', 'none'), largest difference first: rank, part, start, end (s from the start of the "
+                "span both cover), node, difference_rate, a_rate, b_rate, and per part the types whose share "
+                "changed most: type, a_share, b_share, share_change; p default the overview's, 100 slices, mode "
+                "'temporal' or 'spatiotemporal'"},
     FunctionDoc{"profile_diff(other, by, align)",
                 "the trace (A) against the trace `other` (B), as `diff A B --by BY --format csv` (by 'function' "
                 "(default), 'container', 'thread' or 'unmatched'; align as differential_overview's): the columns of "
@@ -393,7 +393,8 @@ analysis::Table ProfileDiff(const EntitySource& a, const std::string& name, cons
   std::vector<size_t> at;
   for (const std::string& column : table.columns) {
     const auto it = std::find(out.columns.begin(), out.columns.end(), column);
-    if (it == out.columns.end()) throw std::logic_error("profile_diff: diff has a column '" + column + "' it does not declare");
+    if (it == out.columns.end())
+      throw std::logic_error("profile_diff: diff has a column '" + column + "' it does not declare");
     at.push_back(static_cast<size_t>(it - out.columns.begin()));
   }
   for (size_t r = 0; r < table.rows(); ++r) {

@@ -52,9 +52,10 @@ query::TraceOpener ServedTraceOpener(const std::vector<std::shared_ptr<const Ser
       listed += (i ? ", " : "") + std::to_string(i) + " " + traces[i]->name();
     if (traces.size() > 10) listed += ", …";
     if (named.size() != 1) {
-      throw UserError("other: '" + other + "' " +
-                      (named.empty() ? "is not a served trace" : "names " + std::to_string(named.size()) + " served traces") +
-                      "; other is a served trace's index or its name as listed (" + listed + "), never a file");
+      const std::string what =
+          named.empty() ? "is not a served trace" : "names " + std::to_string(named.size()) + " served traces";
+      throw UserError("other: '" + other + "' " + what + "; other is a served trace's index or its name as listed (" +
+                      listed + "), never a file");
     }
     const ServedTrace& trace = *traces[named[0]];
     switch (trace.state()) {

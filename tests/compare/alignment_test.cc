@@ -81,10 +81,24 @@ TEST(Alignment, OriginsOfAScorePTraceAgainstOtf2Print) {
   EXPECT_EQ(both.span_ns, std::min(AlignedNanoseconds(a, a.start_time(), a.end_time()),
                                    AlignedNanoseconds(b, b.start_time(), b.end_time())));
 
+  // The span both cover starts at the starts.
+  EXPECT_EQ(start.a_start, a.start_time());
+  EXPECT_EQ(both.a_start, a.start_time());
+  EXPECT_EQ(both.b_start, b.start_time());
+
   // End: aligned times up to 0; the trace's start lies its length before.
   const AlignedSpan end = AlignRuns(a, "A", a, "A", Alignment{AlignMode::kEnd, {}});
   EXPECT_EQ(end.a_origin, a.end_time());
   EXPECT_EQ(AlignedNanoseconds(a, end.a_origin, a.start_time()), -Nanoseconds(printed.length, printed.ticks_per_second));
+  // The span both cover is the trace whole: from its start, otf2-print's length before its end.
+  EXPECT_EQ(end.a_start, a.start_time());
+  EXPECT_EQ(end.a_start, end.a_origin - static_cast<double>(printed.length));
+  // Two runs aligned at their ends: the common span starts span_ns before each end.
+  const AlignedSpan ends = AlignRuns(a, "A", b, "B", Alignment{AlignMode::kEnd, {}});
+  EXPECT_EQ(AlignedNanoseconds(a, ends.a_origin, ends.a_start), -ends.span_ns);
+  EXPECT_EQ(AlignedNanoseconds(b, ends.b_origin, ends.b_start), -ends.span_ns);
+  EXPECT_GE(ends.a_start, a.start_time());
+  EXPECT_GE(ends.b_start, b.start_time());
 
   // Event: the first MPI_Send's entry, otf2-print's timestamp from the offset.
   const AlignedSpan send = AlignRuns(a, "A", a, "A", Alignment{AlignMode::kEvent, "MPI_Send"});
@@ -92,6 +106,7 @@ TEST(Alignment, OriginsOfAScorePTraceAgainstOtf2Print) {
             Nanoseconds(printed.first_enter - printed.offset, printed.ticks_per_second));
   // The same trace on both sides covers the same aligned times, wherever 0 is.
   EXPECT_EQ(send.span_ns, start.span_ns);
+  EXPECT_EQ(send.a_start, a.start_time());
 
   // None: the same clock read as it is in both.
   const AlignedSpan none = AlignRuns(a, "A", a, "A", Alignment{AlignMode::kNone, {}});

@@ -5,8 +5,10 @@
 // a 400 saying what `other` may be); a trace still being read is said to be.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "formats/format.h"
@@ -100,7 +102,8 @@ TEST_F(CompareQuery, DifferentialOverviewIsTheQueryCommands) {
     on_files.replace(on_files.find("%s"), 2, "'" + files_[1] + "'");
     served.replace(served.find("%s"), 2, "1");
     const auto [columns, rows] =
-        CommandRows("query --format json '" + files_[0] + "' " + macroscope::testing::Quote("SELECT * FROM " + on_files));
+        CommandRows("query --format json '" + files_[0] + "' " +
+                    macroscope::testing::Quote("SELECT * FROM " + on_files));
     ASSERT_GT(rows.size(), 0u) << align;
     const nlohmann::json answer = Query("SELECT * FROM " + served);
     EXPECT_EQ(answer["rows"], rows) << align;
@@ -121,11 +124,39 @@ TEST_F(CompareQuery, OtherIsAServedTraceNeverAFile) {
           << error;
     }
   }
-  EXPECT_NE(Query("SELECT * FROM profile_diff(1, 'parts')", 400)["error"].get<std::string>().find("differential_overview"),
-            std::string::npos);
-  EXPECT_NE(Query("SELECT * FROM profile_diff(1, 'function', 'middle')", 400)["error"].get<std::string>().find(
-                "'middle' is not an alignment"),
-            std::string::npos);
+  const std::string parts = Query("SELECT * FROM profile_diff(1, 'parts')", 400)["error"];
+  EXPECT_NE(parts.find("differential_overview"), std::string::npos) << parts;
+  const std::string align = Query("SELECT * FROM profile_diff(1, 'function', 'middle')", 400)["error"];
+  EXPECT_NE(align.find("'middle' is not an alignment"), std::string::npos) << align;
+}
+
+// Over HTTP: while the server still reads trace 1 (a large one, read after
+// the small trace 0), comparing with it answers 503 with Retry-After; once
+// read, 200. The reading is not held back (--read-after would hold trace 0
+// too), so the test asks while the list says trace 1 is being read and
+// still says so after the answer.
+TEST(CompareQueryLoading, ATraceStillReadIsA503) {
+  macroscope::testing::TempDir dir;
+  const std::string big = dir.path() + "/big.paje";
+  RunMacroscope("generate --events 3000000 -o '" + big + "'");
+  ServeProcess serve({SourcePath("examples/synthetic.trace"), big}, /*wait_until_read=*/false);
+  auto client = serve.Client();
+  const auto state = [&](int t) { return GetJson(*client, "/api/traces")[t]["state"].get<std::string>(); };
+  const std::string path = "/api/traces/0/query?sql=" + UrlEncoded("SELECT count(*) FROM profile_diff(1)");
+  bool seen = false;
+  while (!seen && state(1) == "loading") {
+    if (state(0) != "ready") continue;
+    auto answer = client->Get(path.c_str());
+    ASSERT_TRUE(answer);
+    if (state(1) != "loading") break;  // read meanwhile: either answer may have come
+    seen = true;
+    EXPECT_EQ(answer->status, 503) << answer->body;
+    EXPECT_EQ(answer->get_header_value("Retry-After"), "1");
+    EXPECT_NE(answer->body.find("other: big.paje (trace 1) is still being read"), std::string::npos) << answer->body;
+  }
+  while (state(1) == "loading") std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(GetJson(*client, path)["rows"].size(), 1u);
+  if (!seen) GTEST_SKIP() << "the server read big.paje before it could be asked while reading it";
 }
 
 // A trace still being read (ServedTrace before Publish) is named as such,

@@ -2,8 +2,9 @@
 //   node e2e/workbench.mjs MACROSCOPE_BINARY SOURCE_DIR [ARTIFACT_DIR]
 // Starts the server on examples/synthetic.trace (and, as trace 1, a small
 // trace with user fields from tests/paje/traces; as trace 2, when the shared
-// test data is beside the clone, a 4-CPU LTTng kernel trace; and last, a
-// second server whose reading waits, to see the page while it reads), drives
+// test data is beside the clone, a 4-CPU LTTng kernel trace; then a server
+// on two runs of one program written here, compared (?compare=1); and last,
+// a server whose reading waits, to see the page while it reads), drives
 // Debian's Chromium through playwright-core (no browser download), checks
 // what the page draws against what the API answers — times included: from
 // the trace start in seconds, or on the wall clock — and saves screenshots
@@ -305,14 +306,157 @@ async function checkOverlays(t, label) {
   await picture('waits', Math.min(...times), Math.max(...times), 'waits', 'web-waits.png');
 }
 
+/**
+ * A run of a 4-rank program as a Pajé trace: each rank computes, then waits,
+ * 60 times; with `slow`, rank 1 computes four times longer in iterations
+ * 20 to 34 and the others wait as long for it — a second run that differs
+ * from the first in one stretch of time.
+ */
+function chainRun(slow) {
+  const header = [
+    '%EventDef PajeDefineContainerType 0', '% Alias string', '% Type string', '% Name string', '%EndEventDef',
+    '%EventDef PajeDefineStateType 1', '% Alias string', '% Type string', '% Name string', '%EndEventDef',
+    '%EventDef PajeCreateContainer 2', '% Time date', '% Alias string', '% Type string', '% Container string', '% Name string', '%EndEventDef',
+    '%EventDef PajePushState 3', '% Time date', '% Type string', '% Container string', '% Value string', '%EndEventDef',
+    '%EventDef PajePopState 4', '% Time date', '% Type string', '% Container string', '%EndEventDef',
+    '0 P 0 Program', '0 R P Rank', '1 F R Function', '2 0 p P 0 program',
+  ];
+  const events = [];
+  for (let k = 0; k < 4; k++) {
+    header.push(`2 0 r${k} R p rank-${k}`);
+    let t = 0;
+    for (let i = 0; i < 60; i++) {
+      const late = slow && i >= 20 && i < 35;
+      const compute = 0.01 * (1 + ((i * 7 + k * 3) % 5) / 10) * (late && k === 1 ? 4 : 1);
+      const wait = 0.004 + (late && k !== 1 ? 0.03 : 0) + (i % 3) * 0.001;
+      events.push([t, `3 ${t.toFixed(6)} F r${k} compute`], [t + compute, `4 ${(t + compute).toFixed(6)} F r${k}`]);
+      events.push([t + compute, `3 ${(t + compute).toFixed(6)} F r${k} MPI_Wait`], [t + compute + wait, `4 ${(t + compute + wait).toFixed(6)} F r${k}`]);
+      t += compute + wait;
+    }
+  }
+  // Time order; at one time, a pop before the push that follows it (the order written).
+  events.forEach((e, i) => e.push(i));
+  events.sort((x, y) => Number(x[1].split(' ')[1]) - Number(y[1].split(' ')[1]) || x[2] - y[2]);
+  return `${[...header, ...events.map((e) => e[1])].join('\n')}\n`;
+}
+
+/**
+ * The compare mode (?trace=0&compare=1) on two runs of chainRun(): both
+ * diagrams with both names, one aligned window for both, the strip's parts
+ * those of differential_overview(), the table profile_diff()'s rows, a row
+ * clicked highlighting its function in both, a reload giving the same view.
+ */
+async function checkCompare(base) {
+  const withBase = (query) => `${base}${base.includes('?') ? '&' : '?'}${query}`;
+  const sqlOf = async (statement) => api(base, `traces/0/query?limit=100000&sql=${encodeURIComponent(statement)}`);
+  const [a, b] = await Promise.all([api(base, 'traces/0'), api(base, 'traces/1')]);
+  const spt = (t) => (t.time ? t.time.seconds_per_tick[0] / t.time.seconds_per_tick[1] : 1);
+  const aligned = (t, x) => (x - t.start) * spt(t);
+  const sameWindow = (h) => Math.abs(aligned(a, h.compare.a.start) - aligned(b, h.compare.b.start)) < 1e-9
+    && Math.abs(aligned(a, h.compare.a.end) - aligned(b, h.compare.b.end)) < 1e-9;
+  const ready = "window.__macroscope.compare && !window.__macroscope.compare.busy && window.__macroscope.compare.rows > 0"
+    + " && window.__macroscope.compare.a.items > 0 && window.__macroscope.compare.b.items > 0";
+  // The way in: "compare with…" beside the trace selector; and out: "Stop comparing".
+  await page.goto(base);
+  let h = await settled(page);
+  await page.selectOption('[data-testid=compare-select]', '1');
+  h = await settled(page, ready);
+  const opened = /[?&]compare=1\b/.test(h.url) && await page.locator('[data-testid=compare-panel]').isVisible();
+  await page.click('[data-testid=compare-close]');
+  h = await settled(page, 'window.__macroscope.compare === null');
+  check('compare: "compare with…" opens the comparison, "Stop comparing" closes it', opened && !/compare=/.test(h.url)
+    && await page.locator('[data-testid=gantt]').isVisible() && !(await page.locator('[data-testid=compare-panel]').isVisible()), h.url);
+
+  await page.goto(withBase('compare=1'));
+  h = await settled(page, ready);
+  check('compare: the URL names both traces', /[?&]compare=1\b/.test(h.url) && !/[?&]trace=/.test(h.url), h.url);
+  const labels = [await page.locator('[data-testid=compare-label-a]').innerText(), await page.locator('[data-testid=compare-label-b]').innerText()];
+  check('compare: two diagrams, each with its trace\'s name', labels[0] === `A: ${a.name}` && labels[1] === `B: ${b.name}`
+    && h.compare.a.lines > 0 && h.compare.b.lines > 0 && await page.locator('[data-testid=compare-gantt-b]').isVisible()
+    && !(await page.locator('[data-testid=gantt]').isVisible()), JSON.stringify(labels));
+  check('compare: both diagrams show one aligned window, both runs whole', sameWindow(h) && h.compare.a.start === a.start
+    && aligned(a, h.compare.a.end) >= Math.max(aligned(a, a.end), aligned(b, b.end)) - 1e-9, JSON.stringify([h.compare.a, h.compare.b]));
+  // The strip: a mark per part of differential_overview(B), at its interval.
+  const overview = await sqlOf("SELECT * FROM differential_overview('1')");
+  const col = (name) => overview.columns.indexOf(name);
+  const parts = [...new Map(overview.rows.map((r) => [r[col('part')], [r[col('part')], r[col('start')], r[col('end')]]])).values()].sort((x, y) => x[1] - y[1]);
+  check('compare: the strip has a part per part of differential_overview()', parts.length > 1 && h.compare.parts.length === parts.length
+    && h.compare.strip.length === parts.length && h.compare.parts.every((p, i) => p.part === parts[i][0] && p.start === parts[i][1] && p.end === parts[i][2]),
+  `${JSON.stringify(h.compare.parts)} vs ${JSON.stringify(parts)}`);
+  const stripBox = await page.locator('[data-testid=compare-strip]').boundingBox();
+  const plot = stripBox.width - 180 - 4;
+  const [w0, w1] = [h.compare.a.start, h.compare.a.end];
+  const atX = (s) => stripBox.x + 180 + ((a.start + s / spt(a) - w0) / (w1 - w0)) * plot;
+  check('compare: each part drawn at its interval', h.compare.strip.every((m, i) => Math.abs(m.x - atX(parts[i][1])) < 1 && Math.abs(m.x + m.w - atX(parts[i][2])) < 1),
+    JSON.stringify(h.compare.strip));
+  // The table: profile_diff(B, 'function')'s rows, in its order.
+  const profile = await sqlOf("SELECT function, inclusive_a_ns, inclusive_b_ns, inclusive_diff_ns, inclusive_ratio FROM profile_diff('1', 'function')");
+  const cells = await page.locator('[data-testid=compare-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  check('compare: the table is profile_diff()\'s rows', profile.rows.length > 1
+    && JSON.stringify(cells) === JSON.stringify(profile.rows.map((r) => r.map((c) => (c === null ? 'NULL' : String(c))))),
+  `${JSON.stringify(cells)} vs ${JSON.stringify(profile.rows)}`);
+
+  // A wheel on B zooms both onto the same aligned window; the URL keeps it.
+  const bBox = await page.locator('[data-testid=compare-gantt-b]').boundingBox();
+  const width0 = h.compare.a.end - h.compare.a.start;
+  await page.mouse.move(bBox.x + bBox.width * 0.5, bBox.y + bBox.height / 2);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction(() => /[?&]gantt=/.test(location.search), null, { timeout: 5000 });
+  h = await settled(page, ready);
+  const search = await page.evaluate(() => location.search);
+  check('compare: a zoom on one diagram moves the other to the same aligned window', h.compare.a.end - h.compare.a.start < 0.9 * width0
+    && sameWindow(h) && search.includes(`gantt=${h.compare.a.start}%2C${h.compare.a.end}`), JSON.stringify([h.compare.a, h.compare.b, search]));
+
+  // A part clicked: both diagrams onto it (the part where the runs differ most).
+  const top = overview.rows.find((r) => r[col('rank')] === 1);
+  await page.goto(withBase('compare=1'));
+  h = await settled(page, ready);
+  const mark = h.compare.strip.find((m) => m.part === top[col('part')]);
+  await page.mouse.click(mark.x + mark.w / 2, mark.y);
+  h = await settled(page, `${ready} && window.__macroscope.compare.a.end - window.__macroscope.compare.a.start < ${0.9 * width0}`);
+  check('compare: clicking a part zooms both diagrams onto it', Math.abs(aligned(a, h.compare.a.start) - top[col('start')]) < 1e-9
+    && Math.abs(aligned(a, h.compare.a.end) - top[col('end')]) < 1e-9 && sameWindow(h), JSON.stringify([h.compare.a, top]));
+
+  // A row clicked: its function's states highlighted in both diagrams.
+  const fn = profile.rows[0][0];
+  await page.locator('[data-testid=compare-table] tbody tr').first().click();
+  h = await settled(page, `${ready} && window.__macroscope.compare.highlighted === ${JSON.stringify(fn)}`);
+  const count = async (t) => (await api(base, `traces/${t}/query?sql=${encodeURIComponent(`SELECT count(*) FROM states WHERE value = '${fn}'`)}`)).rows[0][0];
+  const [na, nb] = [await count(0), await count(1)];
+  check('compare: a row clicked highlights its function in both diagrams', h.compare.a.highlighted === na && h.compare.b.highlighted === nb
+    && h.compare.a.marks > 0 && h.compare.b.marks > 0, `${JSON.stringify([h.compare.a, h.compare.b])} vs ${na}, ${nb}`);
+
+  // A reload of the URL: the same view.
+  const before = h;
+  await page.reload();
+  h = await settled(page, ready);
+  check('compare: a reload gives the same view', h.url === before.url && h.compare.a.start === before.compare.a.start
+    && h.compare.a.end === before.compare.a.end && h.compare.b.start === before.compare.b.start && h.compare.b.end === before.compare.b.end
+    && h.compare.parts.length === before.compare.parts.length && h.compare.rows === before.compare.rows, JSON.stringify([h.compare, before.compare]));
+
+  // The picture: both runs whole, the part where they differ most hovered, its function highlighted.
+  await page.goto(withBase('compare=1'));
+  h = await settled(page, ready);
+  await page.locator('[data-testid=compare-table] tbody tr').filter({ hasText: 'compute' }).first().click();
+  h = await settled(page, `${ready} && window.__macroscope.compare.highlighted === 'compute'`);
+  const topMark = h.compare.strip.find((m) => m.part === top[col('part')]);
+  await page.mouse.move(topMark.x + topMark.w / 2, topMark.y);
+  await page.locator('[data-testid=tooltip]').waitFor({ state: 'visible', timeout: 5000 });
+  const tip = await page.locator('[data-testid=tooltip]').innerText();
+  check('compare: a part\'s tooltip gives its interval and the types whose share changed', tip.includes('interval')
+    && tip.includes(String(overview.rows.find((r) => r[col('part')] === top[col('part')])[col('type')])), tip);
+  await shot(page, 'web-compare.png');
+}
+
 const userDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-'));
 const gateDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-gate-'));
+const runsDir = mkdtempSync(join(tmpdir(), 'macroscope-e2e-runs-'));
 const example = join(sourceDir, 'examples', 'synthetic.trace');
 const server = startServer([example, join(sourceDir, 'tests', 'paje', 'traces', 'user_fields.trace'),
   ...(haveKernelTrace ? [kernelTrace] : []), ...(haveOtf2Trace ? [otf2Trace] : [])]);
 /** The page, the server's URL and a URL of it with a query (set once the server is up), for the check functions. */
 let page, base, withQuery;
-let reading;
+let reading, comparing;
 let context;
 try {
   base = await server.url;
@@ -763,6 +907,14 @@ try {
       && Math.abs(h.gantt.start - (Number(kts) - Number(kend - kts) / 4)) < 1, `${JSON.stringify(kentity)} vs ${kts}..${kend}`);
   }
 
+  // Two runs compared: a server on two runs of one program, the second slowed for a while.
+  writeFileSync(join(runsDir, 'run-a.paje'), chainRun(false));
+  writeFileSync(join(runsDir, 'run-b.paje'), chainRun(true));
+  comparing = startServer([join(runsDir, 'run-a.paje'), join(runsDir, 'run-b.paje')]);
+  const compareBase = await comparing.url;
+  await allRead(compareBase);
+  await checkCompare(compareBase);
+
   // A trace the server is still reading (the hidden --read-after holds the
   // reading back until its file exists): the page says so, then opens it.
   const gate = join(gateDir, 'gate');
@@ -788,8 +940,10 @@ try {
   await context?.close().catch(() => {});
   server.child.kill('SIGTERM');
   reading?.child.kill('SIGTERM');
+  comparing?.child.kill('SIGTERM');
   rmSync(userDir, { recursive: true, force: true });
   rmSync(gateDir, { recursive: true, force: true });
+  rmSync(runsDir, { recursive: true, force: true });
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

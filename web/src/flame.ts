@@ -84,3 +84,13 @@ export function sqlText(text: string): string { return `'${text.replaceAll("'", 
 export function subtreeSql(path: string): string {
   return `(SELECT id FROM containers WHERE path = ${sqlText(path)} OR substr(path, 1, ${path.length + 1}) = ${sqlText(`${path}/`)})`;
 }
+
+/**
+ * The states of function `fn` as the diagram highlights them (resultMarks):
+ * those meeting [lo, hi] (ticks as the query tables give them) of the
+ * subtree at `path`, or all of them.
+ */
+export function functionStatesSql(fn: string, window?: { lo: string; hi: string; path?: string | null }): string {
+  const where = window ? ` AND ts <= ${window.hi} AND "end" >= ${window.lo}${window.path ? ` AND container IN ${subtreeSql(window.path)}` : ''}` : '';
+  return `SELECT id, container, ts, "end", depth, value, type FROM states WHERE value = ${sqlText(fn)}${where}`;
+}

@@ -10,6 +10,7 @@ import { filterSql, focusWindow, groupSql, groupsOf, orderSql, type QueryResult,
 import { stateText, traceLabel } from './reading';
 import { DEFAULT_STATE, formatState, METRICS, parseState, sameModel, type ViewState } from './state/url';
 import { AnalysisPanel, HIGHLIGHT_LIMIT } from './views/analyses';
+import { CompareView } from './views/compare';
 import { Curves } from './views/curves';
 import { Filters } from './views/filters';
 import { Gantt, type GanttFilter } from './views/gantt';
@@ -79,6 +80,11 @@ const queryPanel = new QueryPanel({
   pick: (row) => pickRow(row),
 });
 const sqlFilters = new SqlFilters($('sql-filters'), (f) => navigate(f));
+/** compare=: A (the trace) and B on one axis, where they differ, their profiles' difference. */
+const compareView = new CompareView({
+  api, palette, track, error: showError, changed: () => updateHook(), navigate: (patch) => navigate(patch),
+  viewChanged: (w) => { state = { ...state, gantt: w }; saveViewSoon(); },
+});
 /** What the analysis panel highlights in the diagram (a frame's function, a cell's messages). */
 let highlighted: { sql: string; rows: number; truncated: boolean } | null = null;
 let highlightCaption = '';
@@ -205,6 +211,7 @@ function listTraces(): void {
     option.disabled = entry.state !== 'ready';
   }
   select.value = String(state.trace);
+  compareView.list(traces, state);
 }
 
 /** Opens the URL's trace, or, while the server still reads it, says how far it has got. */
@@ -302,6 +309,8 @@ async function apply(): Promise<void> {
   if (changed('group', 'order')) void loadLines();
   const view = state.gantt ?? range();
   gantt.setView(view[0], view[1], false);
+  compareView.list(traces, state);
+  void compareView.apply(state, trace);
   if (changed('panel')) analyses.show(state.panel);
   else if (changed('range', 'gantt', 'containers')) analyses.viewChanged();
   if (!prev || String(prev.marks) !== String(state.marks) || prev.tid !== state.tid) analyses.marksChanged();
@@ -530,10 +539,11 @@ function updateHook(): void {
   const [gx, gy] = canvasOrigin('gantt');
   const [ox, oy] = canvasOrigin('overview');
   const ps = plist.map((e) => e.p);
-  $('busy').hidden = !(pending > 0 || gantt.stats.loading || analyses.busy);
+  const loading = pending > 0 || gantt.stats.loading || analyses.busy || compareView.loading;
+  $('busy').hidden = !loading;
   Object.assign(hook, {
     ready: agg !== null,
-    loading: pending > 0 || gantt.stats.loading || analyses.busy,
+    loading,
     url: location.search,
     trace: state.trace,
     p: state.p,
@@ -554,6 +564,7 @@ function updateHook(): void {
     },
     query: queryPanel.drawn,
     analysis: analyses.hook(),
+    compare: compareView.hook(),
     highlighted,
     curvePoints: curves.points.map((pt) => ({ index: pt.index, p: pt.p, parts: pt.parts, x: pt.x + cx, y: pt.yGain + cy })),
     inspected,

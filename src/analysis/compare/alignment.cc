@@ -78,8 +78,14 @@ AlignedSpan AlignRuns(const Trace& a, std::string_view a_name, const Trace& b, s
   const int64_t hi = std::min(AlignedNanoseconds(a, out.a_origin, a.end_time()),
                               AlignedNanoseconds(b, out.b_origin, b.end_time()));
   out.span_ns = std::max<int64_t>(0, hi - lo);
-  out.a_start = out.a_origin + DurationTicks(a.time_base(), lo);
-  out.b_start = out.b_origin + DurationTicks(b.time_base(), lo);
+  // A trace whose own start begins the common span gives it exactly (ns
+  // turned back into ticks of another length could land a tick off).
+  const auto start_at = [lo](const Trace& t, double origin) {
+    return AlignedNanoseconds(t, origin, t.start_time()) == lo ? t.start_time()
+                                                               : origin + DurationTicks(t.time_base(), lo);
+  };
+  out.a_start = start_at(a, out.a_origin);
+  out.b_start = start_at(b, out.b_origin);
   return out;
 }
 

@@ -43,8 +43,8 @@ DifferentialOverviewResult DifferentialOverview(AlignedModels runs, const Differ
 
 // The whole way from two runs: each one's model of `request` (metric,
 // slices) over its window [origin, origin + span_ns] (origins in each
-// trace's model time, e.g. AlignRuns's a_start and b_start), leaves paired by `pairs`
-// (MatchLeavesByPath's when empty), then DifferentialOverview.
+// trace's model time, e.g. AlignRuns's a_start and b_start), leaves paired
+// by `pairs` (MatchLeavesByPath's when empty), then DifferentialOverview.
 DifferentialOverviewResult DifferentialOverview(const EntitySource& a, const EntitySource& b, double a_origin,
                                                 double b_origin, int64_t span_ns, const ModelRequest& request,
                                                 const DifferentialOptions& options,
@@ -53,10 +53,10 @@ DifferentialOverviewResult DifferentialOverview(const EntitySource& a, const Ent
 // The parts where the runs differ most, largest difference first: per
 // part, its rank (1: the largest difference per second), part (its index
 // in the partition's time order), start and end (seconds from the window's
-// start: the aligned origin when the runs are aligned at their starts), node (its path, spatiotemporal mode; "" temporal),
-// difference_rate (the sum of |B − A| over its cells per second of the
-// part: for state time, states at once), a_rate and b_rate (each run's
-// total per second), then one row for each of the `types_per_part` types
+// start: the aligned origin when the runs are aligned at their starts), node
+// (its path, spatiotemporal mode; "" temporal), difference_rate (the sum of
+// |B − A| over its cells per second of the part: for state time, states at
+// once), a_rate and b_rate (each run's total per second), then one row for each of the `types_per_part` types
 // whose share of the part changed most: type, a_share, b_share (of each
 // run's total in the part, 0 to 1), share_change (b_share − a_share); a
 // type neither run has in the part is left out (one row at least).

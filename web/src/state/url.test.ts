@@ -4,7 +4,7 @@ import { DEFAULT_STATE, formatState, parseState, sameModel, type ViewState } fro
 describe('URL state', () => {
   it('round-trips every field', () => {
     const s: ViewState = {
-      trace: 2, range: [10.5, 200], gantt: [20, 30.25], p: 0.0123, slices: 30, metric: 'event-count',
+      trace: 2, compare: 0, range: [10.5, 200], gantt: [20, 30.25], p: 0.0123, slices: 30, metric: 'event-count',
       mode: 'spatiotemporal', view: 'mode', types: [3, 4], values: ['a,b', 'value 1'], containers: [7],
       collapsed: [1, 2], clock: 'wall', sql: "SELECT * FROM states WHERE value = 'a&b' -- 100%",
       where: "value LIKE 'MPI_%' AND dur > 1000", filter: 'hide', group: "substr(path, 1, instr(path || '/', '/') - 1)",
@@ -32,6 +32,14 @@ describe('URL state', () => {
     expect(parseState('?panel=gantt').panel).toBe('');
     expect(parseState('?marks=path,nope').marks).toEqual(['path']);
     expect(parseState('?tid=1.5').tid).toBeNull();
+    expect(parseState('?compare=x').compare).toBeNull();
+    expect(parseState('?trace=1&compare=1').compare).toBeNull();  // a trace is not compared with itself
+  });
+
+  it('names both traces of a comparison', () => {
+    const s = parseState('?trace=1&compare=0&gantt=2,3');
+    expect([s.trace, s.compare, s.gantt]).toEqual([1, 0, [2, 3]]);
+    expect(formatState({ ...DEFAULT_STATE, compare: 1 })).toBe('?compare=1');
   });
 
   it('keeps the SQL of the panel and of the filters as typed, blanks as none', () => {

@@ -12,6 +12,8 @@ export const VIEWS: OverviewView[] = ['partition', 'stacked', 'mode'];
 
 export interface ViewState {
   trace: number;
+  /** The trace compared with `trace` (docs/compare.md, "In the workbench"); null = no comparison. */
+  compare: number | null;
   /** Data zoom: the range the overview aggregates and the Gantt shows; null = the trace's span. */
   range: [number, number] | null;
   /** The Gantt's own window inside or around the range (wheel zoom, pan); null = the range. */
@@ -56,7 +58,7 @@ export const PANELS: Panel[] = ['profile', 'comm', 'latency', 'waits', 'path'];
 export type Overlays = 'waits' | 'path';
 
 export const DEFAULT_STATE: ViewState = {
-  trace: 0, range: null, gantt: null, p: null, slices: 100, metric: 'state-time', mode: 'temporal',
+  trace: 0, compare: null, range: null, gantt: null, p: null, slices: 100, metric: 'state-time', mode: 'temporal',
   view: 'stacked', types: [], values: [], containers: [], collapsed: [], clock: 'relative',
   sql: '', where: '', filter: 'dim', group: '', order: '', panel: '', marks: [], tid: null, token: null,
 };
@@ -84,6 +86,8 @@ export function parseState(search: string): ViewState {
   const s: ViewState = { ...DEFAULT_STATE };
   const trace = num(q.get('trace'));
   if (trace !== null && Number.isInteger(trace) && trace >= 0) s.trace = trace;
+  const compare = num(q.get('compare'));
+  if (compare !== null && Number.isInteger(compare) && compare >= 0 && compare !== s.trace) s.compare = compare;
   s.range = pair(q.get('range'));
   s.gantt = pair(q.get('gantt'));
   const p = num(q.get('p'));
@@ -116,6 +120,7 @@ export function parseState(search: string): ViewState {
 export function formatState(s: ViewState): string {
   const q = new URLSearchParams();
   if (s.trace !== DEFAULT_STATE.trace) q.set('trace', String(s.trace));
+  if (s.compare !== null) q.set('compare', String(s.compare));
   if (s.range) q.set('range', s.range.join(','));
   if (s.gantt) q.set('gantt', s.gantt.join(','));
   if (s.p !== null) q.set('p', String(s.p));

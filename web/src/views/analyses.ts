@@ -10,7 +10,7 @@
 // through the query highlights (resultMarks).
 
 import type { Api, TraceDetail } from '../api';
-import { type CallNode, callNodes, rootTotal, sqlText, subtreeSql } from '../flame';
+import { type CallNode, callNodes, functionStatesSql, rootTotal, sqlText, subtreeSql } from '../flame';
 import { commMatrix, type CommMatrix, rampColor, shortPath } from '../comm';
 import { columnIndex, type QueryResult, ticksLiteral } from '../query';
 import type { OverlayKind } from '../overlay';
@@ -285,8 +285,7 @@ export class AnalysisPanel {
   private async highlightFunction(fn: string | null): Promise<void> {
     if (fn === null) { this.host.highlight(null, ''); return; }
     const [lo, hi, path] = await this.window();
-    this.host.highlight(`SELECT id, container, ts, "end", depth, value, type FROM states WHERE value = ${sqlText(fn)}`
-      + ` AND ts <= ${hi} AND "end" >= ${lo}${path ? ` AND container IN ${subtreeSql(path)}` : ''}`, `the states of ${fn}`);
+    this.host.highlight(functionStatesSql(fn, { lo, hi, path }), `the states of ${fn}`);
   }
 
   private pickFrame(node: CallNode | null): void {

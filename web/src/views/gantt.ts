@@ -36,6 +36,11 @@ interface Line {
   depth: number; y: number; h: number; bands: Band[]; hasChildren: boolean;
 }
 
+/** The time scale of a diagram `width` pixels wide showing `view`: its plot right of the line names. */
+export function plotScale(view: [number, number], width: number): Scale {
+  return { start: view[0], end: view[1], x0: LABEL_W, width: Math.max(1, width - LABEL_W - 4) };
+}
+
 export interface GanttFilter {
   types: number[]; values: string[]; containers: number[]; collapsed: Set<number>;
   /** Lines by group value and their order (docs/web.md, group= and order=); null = the tree, the trace's order. */
@@ -361,7 +366,7 @@ export class Gantt {
     const ctx = fitCanvas(this.canvas);
     const width = this.canvas.clientWidth;
     const height = this.canvas.clientHeight;
-    this.scale = { start: this.view[0], end: this.view[1], x0: LABEL_W, width: Math.max(1, width - LABEL_W - 4) };
+    this.scale = plotScale(this.view, width);
     this.drawRuler();
     const dy = -this.scrollY;
     // Alternate line backgrounds and the label column.
