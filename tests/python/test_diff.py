@@ -224,7 +224,7 @@ def test_an_absent_alignment_event_names_its_trace(runs):
     err = failure("diff", a, b, "--align", "event:NOPE")
     assert "--align event:NOPE: " + a in err and "has no event or state named 'NOPE'" in err, err
     assert "event:" in failure("diff", a, b, "--align", "middle")
-    assert "--by thread: " + a in failure("diff", a, b, "--by", "thread")
+    assert "the thread view: " + a + " (paje) has no kernel threads" in failure("diff", a, b, "--by", "thread")
     assert "unmatched" in failure("diff", a, b, "--by", "rank")
 
 

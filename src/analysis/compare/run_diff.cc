@@ -59,8 +59,8 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
   }
   if (view == DiffView::kThread) {
     const kernel::ProcessTableRows a_threads = Threads(a.source), b_threads = Threads(b.source);
-    if (a_threads.rows.empty()) throw UserError("--by thread: " + a.name + " has no kernel threads");
-    if (b_threads.rows.empty()) throw UserError("--by thread: " + b.name + " has no kernel threads");
+    if (a_threads.rows.empty()) throw UserError("the thread view: " + a.name + " has no kernel threads");
+    if (b_threads.rows.empty()) throw UserError("the thread view: " + b.name + " has no kernel threads");
     out.table = ThreadDiffTable({ta, a_threads}, {tb, b_threads}, out.match);
     return out;
   }
