@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "analysis/compare/differential_overview.h"
 #include "render/canvas.h"
@@ -20,6 +21,10 @@ struct DifferentialPictureInput {
   std::string metric;          // the model's metric name ("state-time")
   OverviewMode mode = OverviewMode::kTemporal;
 };
+
+// The colours of a difference model's types: "X +" in X's colour (as
+// TypeColors gives it among the types X), "X -" in a paler tint of it.
+std::vector<Color> DifferenceColors(const std::vector<std::string>& types);
 
 // "A vs B (B - A), aligned at ALIGNMENT": the picture's title.
 std::string DifferentialTitle(const DifferentialPictureInput& input);

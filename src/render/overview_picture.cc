@@ -120,7 +120,7 @@ OverviewStats DrawOverview(Canvas& canvas, const OverviewInput& input,
 
   const std::vector<analysis::LeafSpan> spans = analysis::NodeLeafSpans(model.hierarchy());
   const std::vector<analysis::PartValues> sums = analysis::PartSums(model, partition, spans);
-  const std::vector<Color> colors = TypeColors(model.types());
+  const std::vector<Color> colors = input.type_colors.empty() ? TypeColors(model.types()) : input.type_colors;
   const analysis::PartValues whole =
       analysis::SumValues(model, spans[analysis::Hierarchy::kRoot], 0, model.slices() - 1);
 

@@ -12,6 +12,7 @@
 #include "analysis/micro_model.h"
 #include "analysis/p_list.h"
 #include "render/canvas.h"
+#include "render/palette.h"
 #include "render/time_axis.h"
 
 namespace macroscope::render {
@@ -28,6 +29,8 @@ struct OverviewInput {
   std::string metric;
   std::string title;  // e.g. the trace's file name
   AxisTime time;      // how the time axis reads the model's range
+  // One per model type; empty: TypeColors(model->types()).
+  std::vector<Color> type_colors;
 };
 
 // Visual aggregation thresholds, in pixels.

@@ -8,6 +8,7 @@
 #include "analysis/compare/differential_overview.h"
 #include "render/canvas.h"
 #include "render/differential_picture.h"
+#include "render/palette.h"
 #include "util/error.h"
 
 namespace macroscope::analysis::compare {
@@ -112,6 +113,26 @@ TEST(DifferentialOverview, PictureSaysWhichRunsAndHowAligned) {
   EXPECT_NE(desc.find("quiet.log vs stressed.log (B - A), aligned at start"), std::string::npos) << desc;
   EXPECT_NE(desc.find("wait +"), std::string::npos) << desc;
   EXPECT_NE(desc.find("time from aligned start"), std::string::npos) << desc;
+}
+
+// More and less of one type share its hue, less paler; two types differ.
+TEST(DifferentialOverview, MoreAndLessOfATypeShareItsColour) {
+  const std::vector<std::string> types{IncreaseType("wait"), DecreaseType("wait"), IncreaseType("run"),
+                                       DecreaseType("run")};
+  const std::vector<render::Color> c = render::DifferenceColors(types);
+  ASSERT_EQ(c.size(), 4u);
+  const std::vector<render::Color> plain = render::TypeColors({"wait", "run"});
+  for (int x : {0, 1}) {
+    const render::Color& more = c[2 * x];
+    const render::Color& less = c[2 * x + 1];
+    EXPECT_EQ(more.r, plain[x].r);
+    EXPECT_EQ(more.g, plain[x].g);
+    EXPECT_EQ(more.b, plain[x].b);
+    // The tint: each channel moved toward white by the same share of its distance.
+    for (auto [m, l] : {std::pair{more.r, less.r}, std::pair{more.g, less.g}, std::pair{more.b, less.b}})
+      EXPECT_NEAR(1 - l, (1 - m) * 0.45, 1e-12);
+  }
+  EXPECT_FALSE(c[0].r == c[2].r && c[0].g == c[2].g && c[0].b == c[2].b);
 }
 
 }  // namespace

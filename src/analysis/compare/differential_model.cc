@@ -87,6 +87,9 @@ AlignedModels AlignModels(const MicroModel& a, const MicroModel& b, Metric metri
 
 std::string IncreaseType(std::string_view type) { return std::string(type) + " +"; }
 std::string DecreaseType(std::string_view type) { return std::string(type) + " -"; }
+std::string ChangedType(std::string_view difference_type) {
+  return std::string(difference_type.substr(0, difference_type.size() - std::min<size_t>(2, difference_type.size())));
+}
 
 MicroModel DifferenceModel(const AlignedModels& runs) {
   const MicroModel& a = runs.a;

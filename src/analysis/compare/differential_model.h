@@ -61,6 +61,8 @@ AlignedModels AlignModels(const MicroModel& a, const MicroModel& b, Metric metri
 // "X +" and "X -": the difference model's types of X.
 std::string IncreaseType(std::string_view type);
 std::string DecreaseType(std::string_view type);
+// X, of a difference model's type "X +" or "X -".
+std::string ChangedType(std::string_view difference_type);
 
 // The difference of two aligned models: types IncreaseType(X) and
 // DecreaseType(X) for each type X of theirs, in that order; the same
