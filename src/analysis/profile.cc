@@ -155,7 +155,8 @@ void ProfileAccumulator::Add(const EntityChunk& chunk) {
 
 Profile ProfileAccumulator::Take() && {
   std::map<ContainerId, ContainerProfile> containers;
-  for (auto& [key, stack] : stacks_) {
+  for (auto& entry : stacks_) {
+    Stack& stack = entry.second;  // not a structured binding: the lambda below captures it
     if (stack.sums.empty()) continue;  // no state in the window
     ContainerProfile& c = containers[stack.container];
     c.container = stack.container;
