@@ -196,7 +196,8 @@ Request WindowAndContainer(const EntitySource& source, const std::vector<analysi
   return request;
 }
 
-// The calling context tree of (start, end, container), as `profile` makes it.
+// The profile of (start, end, container), as `profile` makes it; its
+// calling context tree too when `call_paths`.
 analysis::Profile Profile(const EntitySource& source, const Cancellation* cancel, const std::vector<analysis::Cell>& a,
                           bool call_paths = false) {
   analysis::ProfileRequest request = WindowAndContainer<analysis::ProfileRequest>(source, a);
@@ -380,7 +381,7 @@ analysis::Table ProfileDiffColumns() {
 
 // `diff A B --by BY`'s table (DiffRuns), its rows in ProfileDiffColumns().
 analysis::Table ProfileDiff(const EntitySource& a, const std::string& name, const TraceOpener* open_other,
-                            const std::vector<analysis::Cell>& args) {
+                            const Cancellation* cancel, const std::vector<analysis::Cell>& args) {
   const analysis::compare::DiffView view =
       analysis::compare::ParseDiffView(OptionalText(args[1], "by").value_or("function"), "by");
   if (view == analysis::compare::DiffView::kParts)
@@ -388,7 +389,7 @@ analysis::Table ProfileDiff(const EntitySource& a, const std::string& name, cons
   std::string other;
   const EntitySource& b = OtherTrace("profile_diff", open_other, args[0], other);
   const analysis::Table table =
-      analysis::compare::DiffRuns({a, name}, {b, other}, AlignmentOf(args[2]), view).table;
+      analysis::compare::DiffRuns({a, name}, {b, other}, AlignmentOf(args[2]), view, false, cancel).table;
   analysis::Table out = ProfileDiffColumns();
   std::vector<size_t> at;
   for (const std::string& column : table.columns) {
@@ -540,7 +541,7 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const st
   add("differential_overview", analysis::compare::DifferencePartsTable(), {"other", "p", "slices", "mode", "align"},
       [s, name, c, open_other](const Args& a) { return Differential(*s, name, open_other, c(), a); });
   add("profile_diff", ProfileDiffColumns(), {"other", "by", "align"},
-      [s, name, open_other](const Args& a) { return ProfileDiff(*s, name, open_other, a); });
+      [s, name, c, open_other](const Args& a) { return ProfileDiff(*s, name, open_other, c(), a); });
   add("loops", loops::PhaseTable({}, ""), {"container", "type", "series", "unit"},
       [s](const Args& a) { return Loops(*s, a); });
 }

@@ -10,11 +10,15 @@ namespace macroscope::analysis::compare {
 
 namespace {
 
-kernel::ProcessTableRows Threads(const EntitySource& source) {
+kernel::ProcessTableRows Threads(const EntitySource& source, const Cancellation* cancel) {
   const Trace& trace = source.trace();
   kernel::ProcessTable table;
-  for (uint32_t k = 0; k < trace.stores().size(); ++k)
-    source.ForEachChunk(k, [&](const EntityChunk& chunk) { table.Add(trace, chunk); });
+  for (uint32_t k = 0; k < trace.stores().size(); ++k) {
+    source.ForEachChunk(k, [&](const EntityChunk& chunk) {
+      ThrowIfCancelled(cancel);
+      table.Add(trace, chunk);
+    });
+  }
   return table.Rows(trace);
 }
 
@@ -40,7 +44,8 @@ DiffView ParseDiffView(std::string_view text, std::string_view option) {
                   "' is not a view: function, container, thread, unmatched or parts");
 }
 
-RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview) {
+RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview,
+                 const Cancellation* cancel) {
   const Trace &ta = a.source.trace(), &tb = b.source.trace();
   CheckComparable(ta, a.name, tb, b.name);
   RunDiff out;
@@ -50,22 +55,26 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
                 HumanSeconds(static_cast<double>(out.span.span_ns) * 1e-9, 1e-9, false);
   if (overview || view == DiffView::kParts) {
     // Leaves paired by the rule the containers are (MatchLeavesByPath).
+    ModelRequest request;
+    request.cancel = cancel;
+    DifferentialOptions options;
+    options.cancel = cancel;
     out.overview = DifferentialOverview(a.source, b.source, out.span.a_start, out.span.b_start, out.span.span_ns,
-                                        ModelRequest{}, DifferentialOptions{});
+                                        request, options);
     if (view == DiffView::kParts) {
       out.table = out.overview->parts;
       return out;
     }
   }
   if (view == DiffView::kThread) {
-    const kernel::ProcessTableRows a_threads = Threads(a.source), b_threads = Threads(b.source);
+    const kernel::ProcessTableRows a_threads = Threads(a.source, cancel), b_threads = Threads(b.source, cancel);
     if (a_threads.rows.empty()) throw UserError("the thread view: " + a.name + " has no kernel threads");
     if (b_threads.rows.empty()) throw UserError("the thread view: " + b.name + " has no kernel threads");
     out.table = ThreadDiffTable({ta, a_threads}, {tb, b_threads}, out.match);
     return out;
   }
-  const Profile a_profile = ComputeProfile(a.source, ProfileRequest{});
-  const Profile b_profile = ComputeProfile(b.source, ProfileRequest{});
+  const Profile a_profile = ComputeProfile(a.source, ProfileRequest{}, cancel);
+  const Profile b_profile = ComputeProfile(b.source, ProfileRequest{}, cancel);
   const RunProfile pa{ta, a_profile}, pb{tb, b_profile};
   switch (view) {
     case DiffView::kFunction: out.table = FunctionDiffTable(pa, pb); break;

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/cancellation.h"
 #include "analysis/compare/alignment.h"
 #include "analysis/compare/differential_overview.h"
 #include "analysis/compare/run_matching.h"
@@ -46,7 +47,9 @@ struct RunDiff {
 // container (CheckComparable), when the alignment's event is absent from
 // one, or for the thread view of traces that are not kernel traces. The
 // profile tables cover each whole run (the alignment places the runs on one
-// axis for pictures and says the span they share).
-RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview = false);
+// axis for pictures and says the span they share). Stops with Cancelled
+// between chunks once `cancel` is set (a server's request).
+RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview = false,
+                 const Cancellation* cancel = nullptr);
 
 }  // namespace macroscope::analysis::compare
