@@ -5,6 +5,8 @@
 #include <limits>
 #include <optional>
 
+#include <absl/strings/str_cat.h>
+
 #include "model/time_base.h"
 
 namespace macroscope::otf2 {
@@ -404,20 +406,10 @@ void EventTranslator::Simulate(const MessageHalf& half, std::span<const RawAttri
   }
   const StringId value = name->second;
   // The key: "c<comm>:<sender>><receiver>:t<tag>#<n>", the n-th message of its channel.
-  char* end = text + sizeof text;
-  char* p = text;
-  const auto put = [&](std::string_view s) { p = std::copy(s.begin(), s.end(), p); };
-  put("c");
-  p = std::to_chars(p, end, half.comm).ptr;
-  put(":");
-  p = std::to_chars(p, end, half.sender).ptr;
-  put(">");
-  p = std::to_chars(p, end, half.receiver).ptr;
-  put(":t");
-  p = std::to_chars(p, end, half.tag).ptr;
-  put("#");
-  p = std::to_chars(p, end, half.n).ptr;
-  const StringId key_id = strings.Intern(std::string_view(text, static_cast<size_t>(p - text)));
+  key_.clear();
+  absl::StrAppend(&key_, "c", half.comm, ":", half.sender, ">", half.receiver, ":t", half.tag, "#",
+                  half.n);
+  const StringId key_id = strings.Intern(key_);
   if (half.send)
     simulator_.StartLink(half.time, link.type, link.holder, sender.identifier, value, key_id, extras_);
   else

@@ -195,6 +195,7 @@ class EventTranslator : public RecordSink {
   absl::flat_hash_map<OTF2_CommRef, StringId> comm_names_;
   StringId tag_field_ = kEmptyString, length_field_ = kEmptyString;  // "Tag", "Length" once interned
   std::vector<ExtraField> extras_;
+  std::string key_;  // a message's key, formatted here (its capacity kept)
   bool hold_messages_ = false;
   formats::EntityKinds kinds_ = formats::EntityKinds::All();
   std::vector<MessageHalf> held_;
