@@ -367,19 +367,7 @@ analysis::Table Differential(const EntitySource& a, const std::string& name, con
 
 // Every column of the views of `diff --by` but the parts, in order: the
 // keys, then each view's measures.
-analysis::Table ProfileDiffColumns() {
-  return analysis::Table({"function",     "container",     "container_b",       "thread",
-                          "thread_b",     "tid_a",         "tid_b",             "run",
-                          "calls_a",      "calls_b",       "calls_diff",        "calls_ratio",
-                          "inclusive_a_ns", "inclusive_b_ns", "inclusive_diff_ns", "inclusive_ratio",
-                          "exclusive_a_ns", "exclusive_b_ns", "exclusive_diff_ns", "exclusive_ratio",
-                          "running_a_ns", "running_b_ns",  "running_diff_ns",   "running_ratio",
-                          "runnable_a_ns", "runnable_b_ns", "runnable_diff_ns", "runnable_ratio",
-                          "waiting_a_ns", "waiting_b_ns",  "waiting_diff_ns",   "waiting_ratio",
-                          "calls",        "inclusive_ns",  "exclusive_ns"});
-}
-
-// `diff A B --by BY`'s table (DiffRuns), its rows in ProfileDiffColumns().
+// `diff A B --by BY`'s table (DiffRuns), its rows in the columns of every view (DiffRunsColumns).
 analysis::Table ProfileDiff(const EntitySource& a, const std::string& name, const TraceOpener* open_other,
                             const Cancellation* cancel, const std::vector<analysis::Cell>& args) {
   const analysis::compare::DiffView view =
@@ -390,7 +378,7 @@ analysis::Table ProfileDiff(const EntitySource& a, const std::string& name, cons
   const EntitySource& b = OtherTrace("profile_diff", open_other, args[0], other);
   const analysis::Table table =
       analysis::compare::DiffRuns({a, name}, {b, other}, AlignmentOf(args[2]), view, false, cancel).table;
-  analysis::Table out = ProfileDiffColumns();
+  analysis::Table out(analysis::compare::DiffRunsColumns());
   std::vector<size_t> at;
   for (const std::string& column : table.columns) {
     const auto it = std::find(out.columns.begin(), out.columns.end(), column);
@@ -540,7 +528,7 @@ void RegisterAnalysisFunctions(sqlite3* db, const EntitySource& source, const st
   }
   add("differential_overview", analysis::compare::DifferencePartsTable(), {"other", "p", "slices", "mode", "align"},
       [s, name, c, open_other](const Args& a) { return Differential(*s, name, open_other, c(), a); });
-  add("profile_diff", ProfileDiffColumns(), {"other", "by", "align"},
+  add("profile_diff", analysis::Table(analysis::compare::DiffRunsColumns()), {"other", "by", "align"},
       [s, name, c, open_other](const Args& a) { return ProfileDiff(*s, name, open_other, c(), a); });
   add("loops", loops::PhaseTable({}, ""), {"container", "type", "series", "unit"},
       [s](const Args& a) { return Loops(*s, a); });

@@ -1,5 +1,7 @@
 #include "analysis/compare/run_diff.h"
 
+#include <algorithm>
+
 #include "analysis/compare/profile_diff.h"
 #include "analysis/compare/thread_diff.h"
 #include "analysis/kernel/process_table.h"
@@ -83,6 +85,21 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
     case DiffView::kThread:
     case DiffView::kParts: break;
   }
+  return out;
+}
+
+std::vector<std::string> DiffRunsColumns() {
+  // The views' tables of two empty runs: their columns as the views make them.
+  const Trace trace;
+  const Profile profile;
+  const kernel::ProcessTableRows threads;
+  const ContainerMatch match;
+  const RunProfile p{trace, profile};
+  std::vector<std::string> out;
+  for (const Table& table : {FunctionDiffTable(p, p), ContainerDiffTable(p, p, match),
+                             ThreadDiffTable({trace, threads}, {trace, threads}, match), UnmatchedTable(p, p, match)})
+    for (const std::string& column : table.columns)
+      if (std::find(out.begin(), out.end(), column) == out.end()) out.push_back(column);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/cancellation.h"
 #include "analysis/compare/alignment.h"
@@ -51,5 +52,11 @@ struct RunDiff {
 // between chunks once `cancel` is set (a server's request).
 RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview = false,
                  const Cancellation* cancel = nullptr);
+
+// Every column the tables of the views function, container, thread and
+// unmatched may have, each once, in that order of views (a view's new
+// columns after the earlier views'): one column set for all four, a view
+// filling its own (an SQL function's fixed columns: profile_diff()).
+std::vector<std::string> DiffRunsColumns();
 
 }  // namespace macroscope::analysis::compare
