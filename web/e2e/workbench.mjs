@@ -391,10 +391,17 @@ async function checkCompare(base) {
     JSON.stringify(h.compare.strip));
   // The table: profile_diff(B, 'function')'s rows, in its order.
   const profile = await sqlOf("SELECT function, inclusive_a_ns, inclusive_b_ns, inclusive_diff_ns, inclusive_ratio FROM profile_diff('1', 'function')");
-  const cells = await page.locator('[data-testid=compare-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  const cells = await page.locator('[data-testid=compare-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.dataset.value ?? c.textContent)));
   check('compare: the table is profile_diff()\'s rows', profile.rows.length > 1
     && JSON.stringify(cells) === JSON.stringify(profile.rows.map((r) => r.map((c) => (c === null ? 'NULL' : String(c))))),
   `${JSON.stringify(cells)} vs ${JSON.stringify(profile.rows)}`);
+  // Its times for people: A's inclusive time of the first row as a duration, the value in its title.
+  const shown = await page.locator('[data-testid=compare-table] tbody tr').first().locator('td').nth(1).evaluate((c) => [c.textContent, c.title]);
+  const ns = BigInt(profile.rows[0][1]);
+  const unit = ns >= 1000000000n ? 's' : ns >= 1000000n ? 'ms' : ns >= 1000n ? 'µs' : 'ns';
+  check('compare: the table gives times as durations, exact in their titles', shown[1] === `${profile.rows[0][1]} ns`
+    && shown[0].endsWith(` ${unit}`) && shown[0].replace(/[^0-9]/g, '').replace(/0+$/, '') === String(ns).replace(/0+$/, ''),
+  JSON.stringify(shown));
 
   // A wheel on B zooms both onto the same aligned window; the URL keeps it.
   const bBox = await page.locator('[data-testid=compare-gantt-b]').boundingBox();
@@ -848,7 +855,7 @@ try {
     await page.click('[data-testid=kernel-latency-shortcut]');
     h = await settled(page, "window.__macroscope.analysis.panel === 'latency' && window.__macroscope.analysis.latency.rows.length > 0");
     const latency = await api(base, `traces/2/query?sql=${encodeURIComponent("SELECT * FROM kernel_latency('syscall')")}`);
-    const latencyCells = await page.locator('[data-testid=latency-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    const latencyCells = await page.locator('[data-testid=latency-table] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.dataset.value ?? c.textContent)));
     check('the latency table is kernel_latency()\'s rows', latency.rows.length > 0 && h.url.includes('panel=latency')
       && JSON.stringify(latencyCells) === JSON.stringify(latency.rows.map((r) => r.map((c) => (c === null ? 'NULL' : String(c))))),
     `${latencyCells.length} rows vs ${latency.rows.length}: ${JSON.stringify(latencyCells[0])} vs ${JSON.stringify(latency.rows[0])}`);

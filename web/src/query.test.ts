@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Cell, compareCells, filterSql, focusWindow, groupsOf, groupSql, modelTime, offsetAt, orderSql, type QueryResult, ranksOf,
-  resultMarks, sortedRows, sqlErrorPlace, ticksLiteral,
+  type Cell, compareCells, durationText, filterSql, focusWindow, groupsOf, groupSql, modelTime, offsetAt, orderSql, type QueryResult, ranksOf,
+  isDurationColumn, resultMarks, sortedRows, sqlErrorPlace, ticksLiteral,
 } from './query';
 
 const result = (columns: string[], rows: Cell[][], time_origin = '0'): QueryResult => ({ columns, rows, truncated: false, time_origin });
+
+describe('nanosecond columns', () => {
+  it('are the columns named _ns or (ns)', () => {
+    expect(['inclusive_ns', 'B − A (ns)', 'ns', 'calls', 'dns_name'].map(isDurationColumn)).toEqual([true, true, false, false, false]);
+  });
+
+  it('read as durations: integers exactly, fractions to the ns, others not', () => {
+    expect(durationText(398812345)).toBe('398.812 345 ms');
+    expect(durationText('9007199254740993')).toBe('9007199.254 740 993 s');
+    expect(durationText(-1500)).toBe('-1.500 µs');
+    expect(durationText(1234.4)).toBe('1.234 µs');
+    expect([durationText(null), durationText('main'), durationText(Number.NaN)]).toEqual([null, null, null]);
+  });
+});
 
 describe('sorting a result', () => {
   it('sorts numbers numerically, big-integer texts exactly among them', () => {

@@ -1,7 +1,10 @@
 // Pure helpers of the SQL the workbench asks (docs/serve.md, GET
 // /api/traces/{t}/query): sorting a result's cells, the model times of its
 // rows, the rows the Gantt can highlight, and the statements behind the
-// `where`, `group` and `order` filters. Unit-tested; no DOM.
+// `where`, `group` and `order` filters, nanoseconds for people. Unit-tested;
+// no DOM.
+
+import { humanNanoseconds, humanSeconds } from './time';
 
 /** A cell as the endpoint sends it: an integer beyond ±2^53 comes as a text of its digits. */
 export type Cell = number | string | null;
@@ -20,6 +23,19 @@ function numeric(c: Cell): number | bigint | null {
  * compared exactly) before texts (by localeCompare), nulls last in both
  * directions; `dir` -1 reverses the rest.
  */
+/** Whether a column holds nanoseconds: "inclusive_ns", "B − A (ns)". */
+export function isDurationColumn(name: string): boolean { return /(_ns|\(ns\))$/.test(name); }
+
+/**
+ * A nanosecond cell for people ("398.812 345 ms"): whole ones exactly
+ * (humanNanoseconds), others to the ns; null for a cell that is no number.
+ */
+export function durationText(c: Cell): string | null {
+  if (typeof c === 'string' && /^-?\d+$/.test(c)) return humanNanoseconds(BigInt(c));
+  if (typeof c !== 'number' || !Number.isFinite(c)) return null;
+  return Number.isInteger(c) ? humanNanoseconds(BigInt(c)) : humanSeconds(c * 1e-9, 1e-9);
+}
+
 export function compareCells(a: Cell, b: Cell, dir: 1 | -1 = 1): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
   const na = numeric(a), nb = numeric(b);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatWallClock, humanSeconds, parseWallClock, TimeDisplay, toFixedC, TraceClock, unitFor, type TimeInfo } from './time';
+import { formatWallClock, humanNanoseconds, humanSeconds, parseWallClock, TimeDisplay, toFixedC, TraceClock, unitFor, type TimeInfo } from './time';
 
 // Expected texts are what the C++ HumanSeconds (src/model/time_base.cc) writes for the same arguments.
 describe('humanSeconds mirrors HumanSeconds', () => {
@@ -59,6 +59,18 @@ describe('humanSeconds mirrors HumanSeconds', () => {
     expect(humanSeconds(0.5, 0.5, true, 's')).toBe('+0.5 s');
     expect(humanSeconds(0, 0.5, true, 's')).toBe('+0.0 s');
     expect(humanSeconds(2.7947, 1e-4, true, 's')).toBe('+2.794 7 s');
+  });
+});
+
+describe('humanNanoseconds', () => {
+  it('writes whole nanoseconds as humanSeconds does at resolution 0', () => {
+    for (const ns of [0, 118, 1000, 1500, -1500, 999_999, 412_500, 398_812_345, 1_000_000_000, 2_794_729_000, -61_000_000_001])
+      expect(humanNanoseconds(BigInt(ns))).toBe(humanSeconds(ns * 1e-9, 0));
+    expect(humanNanoseconds(398_812_345n)).toBe('398.812 345 ms');
+  });
+
+  it('is exact beyond 2^53 ns', () => {
+    expect(humanNanoseconds(9_007_199_254_740_993n)).toBe('9007199.254 740 993 s');
   });
 });
 

@@ -84,6 +84,22 @@ export function humanSeconds(seconds: number, resolution: number, sign = false, 
 }
 
 const NS_PER_S = 1_000_000_000n;
+
+/**
+ * A length of `ns` whole nanoseconds as humanSeconds writes it at resolution
+ * 0 ("398.812 345 ms", "-1.5 µs", "118 ns"), from the integer: exact at any
+ * size, no double in between.
+ */
+export function humanNanoseconds(ns: bigint): string {
+  const a = ns < 0n ? -ns : ns;
+  const u = a === 0n || a >= 1_000_000_000n ? 0 : a >= 1_000_000n ? 1 : a >= 1_000n ? 2 : 3;
+  const digits = UNITS[u].maxDecimals;  // the fraction digits down to the ns
+  const scale = 10n ** BigInt(digits);
+  let fraction = digits > 0 ? (a % scale).toString().padStart(digits, '0') : '';
+  while (fraction.endsWith('000')) fraction = fraction.slice(0, -3);
+  const number = `${ns < 0n ? '-' : ''}${a / scale}${fraction ? `.${fraction}` : ''}`;
+  return `${groupFraction(number)} ${UNITS[u].name}`;
+}
 const NS_PER_DAY = 86_400n * NS_PER_S;
 
 /** a / b rounded to nearest, ties away from zero (b > 0), as the C++ DivRound. */

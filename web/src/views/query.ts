@@ -28,7 +28,7 @@ export class QueryPanel {
   drawn = { columns: [] as string[], rows: 0, shown: 0, truncated: false, sort: null as { col: number; dir: 1 | -1 } | null, error: '', marks: 0, csv: '' };
 
   constructor(private readonly el: QueryPanelElements, private readonly events: QueryPanelEvents) {
-    this.table = new ResultTable(el.table, (row) => events.pick(row), SHOWN, () => { this.drawn.sort = this.table.sort; this.drawn.shown = this.table.shown; });
+    this.table = new ResultTable(el.table, (row) => events.pick(row), SHOWN, () => { this.drawn.sort = this.table.sort; this.drawn.shown = this.table.shown; }, /* durations: */ false);  // answers as SQL gives them
     el.run.addEventListener('click', () => this.submit());
     el.sql.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); this.submit(); }

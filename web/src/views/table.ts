@@ -1,8 +1,11 @@
 // A result of the query endpoint as an HTML table whose columns sort on a
 // click of their header (again: reversed), the first rows put on the page:
-// the query panel's, the flat profile's and the latencies'.
+// the query panel's, the flat profile's and the latencies'. An analysis's
+// table writes its nanosecond columns for people ("398.812 345 ms") under
+// their names less the unit, the cell's value as the query gave it in its
+// title and data-value; the query panel shows answers as they are.
 
-import { type Cell, type QueryResult, sortedRows } from '../query';
+import { type Cell, durationText, isDurationColumn, type QueryResult, sortedRows } from '../query';
 
 function cellText(c: Cell): string { return c === null ? 'NULL' : String(c); }
 
@@ -17,9 +20,13 @@ export class ResultTable {
   /** Rows of the answer in the order drawn (for the test hook). */
   order: number[] = [];
 
-  /** `pick`: a row was clicked (its index in the answer); `onSort`: the order changed. */
+  /**
+   * `pick`: a row was clicked (its index in the answer); `onSort`: the order
+   * changed; `durations`: nanosecond columns written as durations.
+   */
   constructor(private readonly table: HTMLTableElement, private readonly pick: (row: number) => void,
-              private readonly limit = 1000, private readonly onSort: () => void = () => {}) {}
+              private readonly limit = 1000, private readonly onSort: () => void = () => {},
+              private readonly durations = true) {}
 
   set(result: QueryResult | null): void {
     this.result = result;
@@ -37,11 +44,14 @@ export class ResultTable {
     this.shown = 0;
     this.order = [];
     if (!result) return;
+    const durationCols = result.columns.map((name) => this.durations && isDurationColumn(name));
     const head = table.createTHead().insertRow();
     result.columns.forEach((name, col) => {
       const th = document.createElement('th');
-      th.textContent = name + (this.sort?.col === col ? (this.sort.dir === 1 ? ' ▲' : ' ▼') : '');
-      th.title = 'Sort (again: reverse)';
+      // A duration column without its unit ("inclusive_ns": "inclusive"), its name in the title.
+      const label = durationCols[col] ? name.replace(/(_ns| ?\(ns\))$/, '') : name;
+      th.textContent = label + (this.sort?.col === col ? (this.sort.dir === 1 ? ' ▲' : ' ▼') : '');
+      th.title = durationCols[col] ? `${name}: nanoseconds, written as durations · sort (again: reverse)` : 'Sort (again: reverse)';
       th.dataset.col = String(col);
       th.addEventListener('click', () => this.sortOn(col, this.sort?.col === col && this.sort.dir === 1 ? -1 : 1));
       head.appendChild(th);
@@ -53,12 +63,17 @@ export class ResultTable {
       const tr = body.insertRow();
       tr.dataset.row = String(i);
       if (i === this.picked) tr.className = 'picked';
-      for (const c of result.rows[i]) {
+      result.rows[i].forEach((c, col) => {
         const td = tr.insertCell();
-        td.textContent = cellText(c);
+        const duration = durationCols[col] ? durationText(c) : null;
+        td.textContent = duration ?? cellText(c);
+        if (duration !== null) {
+          td.title = `${cellText(c)} ns`;
+          td.dataset.value = cellText(c);
+        }
         if (c === null) td.className = 'null';
         else if (typeof c === 'number' || /^-?\d+$/.test(c)) td.className = 'num';
-      }
+      });
       tr.addEventListener('click', () => {
         body.querySelector('tr.picked')?.classList.remove('picked');
         tr.classList.add('picked');
