@@ -72,7 +72,13 @@ void RegisterCriticalPathCommand(CLI::App& app) {
     if (!args->end.empty()) throw UserError("--end: only with --thread, on a kernel trace");
     const analysis::CriticalPathBy by =
         args->by.empty() ? analysis::CriticalPathBy::kSegments : analysis::ParseCriticalPathBy(args->by, "--by");
-    PrintTable(analysis::CriticalPathTable(trace, analysis::ComputeCriticalPath(opened.source()), by), args->format);
+    std::vector<analysis::PathSegment> path;
+    try {
+      path = analysis::ComputeCriticalPath(opened.source());
+    } catch (const UserError& e) {  // nothing to follow: name the trace
+      throw UserError(args->files.front() + ": " + e.what());
+    }
+    PrintTable(analysis::CriticalPathTable(trace, path, by), args->format);
   });
 }
 

@@ -173,7 +173,7 @@ def test_bad_input():
     # States but no message and no MPI collective.
     workers = source_file("tests", "query", "data", "workers.csv")
     run = subprocess.run([BINARY, "critical-path", workers], capture_output=True, text=True)
-    assert run.returncode == 1 and "no messages" in run.stderr, run.stderr
+    assert run.returncode == 1 and workers + ": no messages" in run.stderr, run.stderr
 
 
 def test_python_method_is_the_command():
