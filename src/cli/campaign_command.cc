@@ -17,6 +17,7 @@
 #include "cli/table_output.h"
 #include "cli/trace_loading.h"
 #include "formats/trace_folder.h"
+#include "query/opened_trace.h"
 #include "render/canvas.h"
 #include "render/charts.h"
 #include "util/error.h"
@@ -81,13 +82,14 @@ void RegisterCampaignCommand(CLI::App& app) {
     }
     for (const std::string& run : args->runs)
       for (std::string& file : formats::TracesAt(run)) files.push_back(std::move(file));
-    std::vector<LoadedTrace> loaded(files.size());
-    std::vector<std::unique_ptr<TraceSource>> sources;
+    // Stores are read as the tables reach their chunks: runs of any size.
+    std::vector<std::unique_ptr<query::OpenedTrace>> opened;
     std::vector<analysis::compare::Run> runs;
-    for (size_t i = 0; i < files.size(); ++i) {
-      LoadTrace({files[i]}, args->read, loaded[i]);
-      sources.push_back(std::make_unique<TraceSource>(loaded[i].trace));
-      runs.push_back({*sources.back(), files[i] + " (" + std::string(formats::Detect(files[i]).name) + ")"});
+    for (const std::string& file : files) {
+      opened.push_back(std::make_unique<query::OpenedTrace>(std::vector<std::string>{file}, args->read,
+                                                            store::CacheBudget::Scanning(),
+                                                            query::OpenedTrace::Indexes::kSkip));
+      runs.push_back({opened.back()->source(), file + " (" + std::string(formats::Detect(file).name) + ")"});
     }
     const analysis::compare::Campaign campaign = analysis::compare::AnalyzeCampaign(runs, args->request);
     if (!args->output.empty()) SaveBoxPlots(campaign, args->boxes, args->output);
@@ -106,7 +108,6 @@ void RegisterCampaignCommand(CLI::App& app) {
         PrintTable(diff.diff, args->format);
       }
     }
-    for (LoadedTrace& run : loaded) DropAtExit(std::move(run.trace));
   });
 }
 

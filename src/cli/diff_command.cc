@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/table_output.h"
 #include "cli/trace_loading.h"
+#include "query/opened_trace.h"
 #include "render/canvas.h"
 #include "render/differential_picture.h"
 #include "util/error.h"
@@ -45,12 +46,11 @@ void RegisterDiffCommand(CLI::App& app) {
     const analysis::compare::DiffView view = analysis::compare::ParseDiffView(args->by, "--by");
     if (!args->output.empty() && !render::FormatFromPath(args->output))
       throw UserError(args->output + ": a picture's name ends in .svg or .png");
-    LoadedTrace a, b;
-    LoadTrace({args->a}, args->read, a);
-    LoadTrace({args->b}, args->read, b);
-    const TraceSource a_source(a.trace), b_source(b.trace);
-    const analysis::compare::Run run_a{a_source, args->a + " (" + std::string(formats::Detect(args->a).name) + ")"};
-    const analysis::compare::Run run_b{b_source, args->b + " (" + std::string(formats::Detect(args->b).name) + ")"};
+    // A store is read as the tables reach its chunks: two runs of any size.
+    const query::OpenedTrace a({args->a}, args->read, store::CacheBudget::Scanning(), query::OpenedTrace::Indexes::kSkip);
+    const query::OpenedTrace b({args->b}, args->read, store::CacheBudget::Scanning(), query::OpenedTrace::Indexes::kSkip);
+    const analysis::compare::Run run_a{a.source(), args->a + " (" + std::string(formats::Detect(args->a).name) + ")"};
+    const analysis::compare::Run run_b{b.source(), args->b + " (" + std::string(formats::Detect(args->b).name) + ")"};
     const analysis::compare::RunDiff diff =
         analysis::compare::DiffRuns(run_a, run_b, alignment, view, /*overview=*/!args->output.empty());
     if (!args->output.empty()) {
@@ -66,8 +66,6 @@ void RegisterDiffCommand(CLI::App& app) {
       std::fprintf(stderr, "macroscope: diff: %s\n", diff.summary.c_str());
     }
     PrintTable(diff.table, args->format);
-    DropAtExit(std::move(a.trace));
-    DropAtExit(std::move(b.trace));
   });
 }
 

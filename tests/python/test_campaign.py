@@ -127,6 +127,21 @@ def test_distances_and_the_flagged_run(runs):
     assert list(table.flagged.fillna("")) == ["", "", "", "", "profile model", "", "", ""]
 
 
+def test_stores_give_the_files_tables(runs, tmp_path):
+    """The runs imported as stores (read as the tables reach their chunks,
+    whatever their size) give the files' tables, their names aside."""
+    stores = []
+    for i, trace in enumerate(runs):
+        stores.append(str(tmp_path / ("run%d.mstore" % i)))
+        subprocess.run([BINARY, "import", "-q", "-o", stores[-1], trace], check=True)
+    for by in ("function", "run"):
+        ours, files = command_csv("campaign", *stores, "--by", by), command_csv("campaign", *runs, "--by", by)
+        if by == "run":
+            assert list(ours.trace) == [store + " (store)" for store in stores]
+            ours, files = ours.drop(columns="trace"), files.drop(columns="trace")
+        assert ours.equals(files), by
+
+
 def test_text_shows_the_flagged_runs_diff(runs):
     out = command("campaign", *runs, "--diff-rows", "3")
     assert "flagged: 5 (%s (paje))" % runs[4] in out

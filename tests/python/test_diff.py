@@ -166,6 +166,19 @@ def test_profile_diff_is_the_commands_table(runs):
         trace.profile_diff(b, by="parts")
 
 
+def test_stores_give_the_files_tables(runs, tmp_path):
+    """The runs imported as stores (which diff reads as its tables reach
+    their chunks, whatever their size) give the files' tables, every view."""
+    stores = []
+    for i, trace in enumerate(runs):
+        store = str(tmp_path / ("run%d.mstore" % i))
+        subprocess.run([BINARY, "import", "-q", "-o", store, trace], check=True)
+        stores.append(store)
+    for by in ("function", "container", "unmatched", "parts"):
+        assert command("diff", *stores, "--by", by, "--format", "csv") == \
+            command("diff", *runs, "--by", by, "--format", "csv"), by
+
+
 def test_summary_names_the_matching(runs):
     a, b = runs
     dump = subprocess.run(["pj_dump", a], capture_output=True, text=True, check=True).stdout
