@@ -364,8 +364,9 @@ async function checkCompare(base) {
   const opened = /[?&]compare=1\b/.test(h.url) && await page.locator('[data-testid=compare-panel]').isVisible();
   await page.click('[data-testid=compare-close]');
   h = await settled(page, 'window.__macroscope.compare === null');
+  const plain = await page.locator('.panel h2').evaluateAll((hs) => hs.every((h) => h.dataset.of === undefined));
   check('compare: "compare with…" opens the comparison, "Stop comparing" closes it', opened && !/compare=/.test(h.url)
-    && await page.locator('[data-testid=gantt]').isVisible() && !(await page.locator('[data-testid=compare-panel]').isVisible()), h.url);
+    && await page.locator('[data-testid=gantt]').isVisible() && !(await page.locator('[data-testid=compare-panel]').isVisible()) && plain, h.url);
 
   await page.goto(withBase('compare=1'));
   h = await settled(page, ready);
@@ -374,6 +375,12 @@ async function checkCompare(base) {
   check('compare: two diagrams, each with its trace\'s name', labels[0] === `A: ${a.name}` && labels[1] === `B: ${b.name}`
     && h.compare.a.lines > 0 && h.compare.b.lines > 0 && await page.locator('[data-testid=compare-gantt-b]').isVisible()
     && !(await page.locator('[data-testid=gantt]').isVisible()), JSON.stringify(labels));
+  // The panels beside the comparison are A's, and say so; closed, they no longer do.
+  const headings = () => page.locator('.panel:not(.compare-panel) h2').evaluateAll((hs) => hs.filter((h) => h.offsetParent !== null)
+    .map((h) => [getComputedStyle(h, '::after').content, h.title]));
+  const besides = await headings();
+  check('compare: the overview, curves, query and statistics headings say they are A\'s', besides.length >= 4
+    && besides.every(([c, title]) => c === '" · A"' && title === `Of A: ${a.name}`), JSON.stringify(besides));
   check('compare: both diagrams show one aligned window, both runs whole', sameWindow(h) && h.compare.a.start === a.start
     && aligned(a, h.compare.a.end) >= Math.max(aligned(a, a.end), aligned(b, b.end)) - 1e-9, JSON.stringify([h.compare.a, h.compare.b]));
   // The strip: a mark per part of differential_overview(B), at its interval.

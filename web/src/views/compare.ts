@@ -137,6 +137,16 @@ export class CompareView {
     this.last = { state, trace };
     document.body.classList.toggle('comparing', this.active);
     this.panel.hidden = !this.active;
+    // The panels beside it (overview, quality curves, query, statistics) are A's: their headings say so.
+    for (const h of document.querySelectorAll<HTMLElement>('.panel:not(.compare-panel) h2')) {
+      if (this.active && trace) {
+        h.dataset.of = 'A';
+        h.title = `Of A: ${trace.name}`;
+      } else {
+        delete h.dataset.of;
+        h.removeAttribute('title');
+      }
+    }
     if (!this.active || !trace || state.compare === null) { this.a.index = this.b.index = null; return; }
     const seq = ++this.seq;
     if (this.a.index !== state.trace || this.a.trace !== trace) this.setSide(this.a, state.trace, trace);
