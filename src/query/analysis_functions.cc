@@ -365,8 +365,6 @@ analysis::Table Differential(const EntitySource& a, const std::string& name, con
       .parts;
 }
 
-// Every column of the views of `diff --by` but the parts, in order: the
-// keys, then each view's measures.
 // `diff A B --by BY`'s table (DiffRuns), its rows in the columns of every view (DiffRunsColumns).
 analysis::Table ProfileDiff(const EntitySource& a, const std::string& name, const TraceOpener* open_other,
                             const Cancellation* cancel, const std::vector<analysis::Cell>& args) {
