@@ -5,11 +5,13 @@ speed profile (SimGrid's `speed_file`: "date ratio" lines). The part where
 the runs differ most is that while, read here from the profile file; the
 runs are simulated, so their times are the platform's exactly."""
 
+import re
+
 import numpy
 import pytest
 
 import macroscope
-from conftest import command_csv, smpi_record, source_file
+from conftest import command, command_csv, smpi_record, source_file
 
 RANKS = 3  # alpha, beta, gamma
 SLICES = 40  # 0.1 s each over the undisturbed run's 4 s
@@ -83,6 +85,21 @@ def test_the_command_gives_the_same_parts_and_draws_them(runs, tmp_path):
         assert intervals[0][0] == 0 and all(x[1] == y[0] for x, y in zip(intervals, intervals[1:])), intervals
     text = picture.read_text()
     assert text.startswith("<?xml") and "vs" in text
+
+
+def test_the_summary_states_the_partition(runs):
+    """`diff --by parts`' first line says at which p its partition is and of
+    how many parts: the table has those parts, and the overview asked at
+    that p gives them again."""
+    quiet, slowed = runs
+    first = command("diff", quiet, slowed, "--by", "parts").splitlines()[0]
+    match = re.search(r"differential overview at p = ([0-9.e-]+): (\d+) parts, ([0-9.e-]+) of the full "
+                      r"aggregate's gain, ([0-9.e-]+) of its loss$", first)
+    assert match, first
+    p, count = float(match.group(1)), int(match.group(2))
+    assert 0 < float(match.group(3)) <= 1 and 0 <= float(match.group(4)) <= 1, first
+    assert len(set(macroscope.open(quiet).differential_overview(slowed).part)) == count
+    assert len(set(macroscope.open(quiet).differential_overview(slowed, p=p).part)) == count
 
 
 def test_a_run_against_itself_differs_nowhere(runs):

@@ -1,6 +1,7 @@
 #include "analysis/compare/run_diff.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "analysis/compare/profile_diff.h"
 #include "analysis/compare/thread_diff.h"
@@ -46,6 +47,24 @@ DiffView ParseDiffView(std::string_view text, std::string_view option) {
                   "' is not a view: function, container, thread, unmatched or parts");
 }
 
+namespace {
+
+// What the differential overview's partition states: "; differential
+// overview at p = 0.34: 41 parts, 0.9826 of the full aggregate's gain,
+// 0.1204 of its loss".
+std::string OverviewFacts(const DifferentialOverviewResult& overview) {
+  const Quality full = overview.aggregation->FullAggregate();
+  const Quality& q = overview.partition.quality;
+  const auto ratio = [](double value, double whole) { return whole > 0 ? value / whole : 0.0; };
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "; differential overview at p = %.4g: %zu parts, %.4g of the full aggregate's gain, %.4g of its loss",
+                overview.p, overview.partition.parts.size(), ratio(q.gain, full.gain), ratio(q.loss, full.loss));
+  return text;
+}
+
+}  // namespace
+
 RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffView view, bool overview,
                  const Cancellation* cancel) {
   const Trace &ta = a.source.trace(), &tb = b.source.trace();
@@ -63,6 +82,7 @@ RunDiff DiffRuns(const Run& a, const Run& b, const Alignment& alignment, DiffVie
     options.cancel = cancel;
     out.overview = DifferentialOverview(a.source, b.source, out.span.a_start, out.span.b_start, out.span.span_ns,
                                         request, options);
+    out.summary += OverviewFacts(*out.overview);
     if (view == DiffView::kParts) {
       out.table = out.overview->parts;
       return out;

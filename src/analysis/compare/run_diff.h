@@ -40,7 +40,9 @@ struct RunDiff {
   ContainerMatch match;
   AlignedSpan span{};
   // "2 containers matched; none only in A; none only in B; aligned at the
-  // start, common span 1.5 s": one line for people.
+  // start, common span 1.5 s", and with the overview what its partition
+  // states ("; differential overview at p = 0.34: 41 parts, 0.98 of the
+  // full aggregate's gain, 0.12 of its loss"): one line for people.
   std::string summary;
 };
 
