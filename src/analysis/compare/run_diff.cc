@@ -58,8 +58,9 @@ std::string OverviewFacts(const DifferentialOverviewResult& overview) {
   const auto ratio = [](double value, double whole) { return whole > 0 ? value / whole : 0.0; };
   char text[160];
   std::snprintf(text, sizeof text,
-                "; differential overview at p = %.4g: %zu parts, %.4g of the full aggregate's gain, %.4g of its loss",
-                overview.p, overview.partition.parts.size(), ratio(q.gain, full.gain), ratio(q.loss, full.loss));
+                "; differential overview at p = %.4g: %zu part%s, %.4g of the full aggregate's gain, %.4g of its loss",
+                overview.p, overview.partition.parts.size(), overview.partition.parts.size() == 1 ? "" : "s",
+                ratio(q.gain, full.gain), ratio(q.loss, full.loss));
   return text;
 }
 
