@@ -14,7 +14,7 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libelf-dev valgrind stress-ng gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   libopenmpi-dev openmpi-bin \
   libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd linux-perf sqlite3 libcsv-dev libedit-dev \
-  pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-otf2
 
 ifeq ($(CI),true)
 CMAKE_ARGS += -DMACROSCOPE_WERROR=ON
@@ -98,6 +98,8 @@ bench: build
 	bash bench/aggregation
 	bash bench/loops
 	BUILD=$(BUILD) bash bench/serve
+	MACROSCOPE=$(BUILD)/macroscope ARCHIVE_WRITER=$(BUILD)/bench/random_otf2_archive \
+	  READ_FLOOR=$(BUILD)/bench/otf2_read_floor bash bench/profiles
 
 clean:
 	rm -rf $(BUILD)
