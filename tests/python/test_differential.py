@@ -88,9 +88,9 @@ def test_the_command_gives_the_same_parts_and_draws_them(runs, tmp_path):
 
 
 def test_the_summary_states_the_partition(runs):
-    """`diff --by parts`' first line says at which p its partition is and of
-    how many parts: the table has those parts, and the overview asked at
-    that p gives them again."""
+    """`diff --by parts`' first line says at which p its partition is, of
+    how many parts, and what it keeps and loses: the table has those parts
+    and those figures, and the overview asked at that p gives them again."""
     quiet, slowed = runs
     first = command("diff", quiet, slowed, "--by", "parts").splitlines()[0]
     match = re.search(r"differential overview at p = ([0-9.e-]+): (\d+) parts?, ([0-9.e-]+) of the full "
@@ -98,7 +98,11 @@ def test_the_summary_states_the_partition(runs):
     assert match, first
     p, count = float(match.group(1)), int(match.group(2))
     assert 0 < float(match.group(3)) <= 1 and 0 <= float(match.group(4)) <= 1, first
-    assert len(set(macroscope.open(quiet).differential_overview(slowed).part)) == count
+    parts = macroscope.open(quiet).differential_overview(slowed)
+    assert len(set(parts.part)) == count
+    # Every row of the table states the same: p, gain and loss.
+    for column, stated in (("p", p), ("gain", float(match.group(3))), ("loss", float(match.group(4)))):
+        assert len(set(parts[column])) == 1 and float(parts[column].iloc[0]) == pytest.approx(stated, rel=1e-3), column
     assert len(set(macroscope.open(quiet).differential_overview(slowed, p=p).part)) == count
 
 

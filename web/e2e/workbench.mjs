@@ -390,6 +390,10 @@ async function checkCompare(base) {
   check('compare: the strip has a part per part of differential_overview()', parts.length > 1 && h.compare.parts.length === parts.length
     && h.compare.strip.length === parts.length && h.compare.parts.every((p, i) => p.part === parts[i][0] && p.start === parts[i][1] && p.end === parts[i][2]),
   `${JSON.stringify(h.compare.parts)} vs ${JSON.stringify(parts)}`);
+  const facts = await page.locator('[data-testid=compare-facts]').innerText();
+  const p = Number(overview.rows[0][col('p')]);
+  check('compare: the head states the partition: differential_overview()\'s p and parts', overview.rows.every((r) => r[col('p')] === p)
+    && facts.startsWith(`p = ${Number(p.toPrecision(4))} · ${parts.length} parts · gain `) && facts.includes('%, loss '), facts);
   const stripBox = await page.locator('[data-testid=compare-strip]').boundingBox();
   const plot = stripBox.width - 180 - 4;
   const [w0, w1] = [h.compare.a.start, h.compare.a.end];

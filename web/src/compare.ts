@@ -51,6 +51,26 @@ export function diffParts(result: QueryResult): DiffPart[] {
   return [...parts.values()].sort((x, y) => x.start - y.start || x.part - y.part);
 }
 
+/** What the differential overview's partition states: its p, its parts, its gain and loss as shares of one part's. */
+export interface PartitionFacts { p: number; parts: number; gain: number; loss: number }
+
+/** The facts every row of differential_overview() repeats; null without rows. */
+export function partitionFacts(result: QueryResult): PartitionFacts | null {
+  if (result.rows.length === 0) return null;
+  const at = (name: string) => columnIndex(result.columns, name);
+  const first = result.rows[0];
+  return {
+    p: Number(first[at('p')]), parts: new Set(result.rows.map((r) => r[at('part')])).size,
+    gain: Number(first[at('gain')]), loss: Number(first[at('loss')]),
+  };
+}
+
+/** "p = 0.0377 · 6 parts · gain 99.7 %, loss 8.25 %" (shares of one part's over the span). */
+export function factsText(f: PartitionFacts): string {
+  const percent = (x: number) => `${Number((100 * x).toPrecision(3))} %`;
+  return `p = ${Number(f.p.toPrecision(4))} · ${f.parts} part${f.parts === 1 ? '' : 's'} · gain ${percent(f.gain)}, loss ${percent(f.loss)}`;
+}
+
 /** A part's intensity in [0, 1]: its difference rate against the largest. */
 export function partIntensity(part: DiffPart, parts: DiffPart[]): number {
   const most = Math.max(0, ...parts.map((p) => p.rate));

@@ -14,12 +14,15 @@ DifferentialOverviewResult DifferentialOverview(AlignedModels runs, const Differ
   if (options.p && !(*options.p >= 0 && *options.p <= 1)) throw UserError("--p must be in [0, 1]");
   if (options.types_per_part < 1) throw UserError("the types shown per part must be at least 1");
   MicroModel difference = DifferenceModel(runs);
-  DifferentialOverviewResult out{std::move(runs), std::move(difference), nullptr, {}, 0, {}, {}};
+  DifferentialOverviewResult out{std::move(runs), std::move(difference), nullptr, {}, 0, {}, 0, 0, {}};
   out.aggregation =
       MakeAggregation(out.difference, options.spatiotemporal, options.normalize, options.threads, options.cancel);
   out.p_list = SignificantPsExact(*out.aggregation, options.cancel);
   out.p = options.p ? *options.p : KneeP(out.p_list, out.aggregation->FullAggregate());
   out.partition = out.aggregation->Best(out.p, options.cancel);
+  const Quality full = out.aggregation->FullAggregate();
+  out.gain_share = full.gain > 0 ? out.partition.quality.gain / full.gain : 0;
+  out.loss_share = full.loss > 0 ? out.partition.quality.loss / full.loss : 0;
   out.parts = DifferencePartsTable(out, options.types_per_part);
   return out;
 }
@@ -51,7 +54,7 @@ DifferentialOverviewResult DifferentialOverview(const EntitySource& a, const Ent
 
 Table DifferencePartsTable() {
   return Table({"rank", "part", "start", "end", "node", "difference_rate", "a_rate", "b_rate", "type", "a_share",
-                "b_share", "share_change"});
+                "b_share", "share_change", "p", "gain", "loss"});
 }
 
 Table DifferencePartsTable(const DifferentialOverviewResult& overview, int types_per_part) {
@@ -104,6 +107,9 @@ Table DifferencePartsTable(const DifferentialOverviewResult& overview, int types
       table.Put(share(a, type));
       table.Put(share(b, type));
       table.Put(share(b, type) - share(a, type));
+      table.Put(overview.p);
+      table.Put(overview.gain_share);
+      table.Put(overview.loss_share);
     }
   }
   return table;

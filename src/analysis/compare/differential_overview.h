@@ -34,7 +34,10 @@ struct DifferentialOverviewResult {
   std::vector<PListEntry> p_list;  // exact
   double p = 0;
   Partition partition;  // optimal at p
-  Table parts;          // DifferencePartsTable
+  // The partition's gain and loss as shares of the full aggregate's (one
+  // part over everything): what it keeps and what it loses.
+  double gain_share = 0, loss_share = 0;
+  Table parts;  // DifferencePartsTable
 };
 
 // The aggregation of DifferenceModel(runs) and what it states. Throws
@@ -59,7 +62,9 @@ DifferentialOverviewResult DifferentialOverview(const EntitySource& a, const Ent
 // once), a_rate and b_rate (each run's total per second), then one row for each of the `types_per_part` types
 // whose share of the part changed most: type, a_share, b_share (of each
 // run's total in the part, 0 to 1), share_change (b_share − a_share); a
-// type neither run has in the part is left out (one row at least).
+// type neither run has in the part is left out (one row at least); on
+// every row, what the partition states: p, gain and loss (its gain_share
+// and loss_share).
 Table DifferencePartsTable(const DifferentialOverviewResult& overview, int types_per_part);
 // Its columns, no rows.
 Table DifferencePartsTable();

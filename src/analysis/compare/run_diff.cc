@@ -53,14 +53,11 @@ namespace {
 // overview at p = 0.34: 41 parts, 0.9826 of the full aggregate's gain,
 // 0.1204 of its loss".
 std::string OverviewFacts(const DifferentialOverviewResult& overview) {
-  const Quality full = overview.aggregation->FullAggregate();
-  const Quality& q = overview.partition.quality;
-  const auto ratio = [](double value, double whole) { return whole > 0 ? value / whole : 0.0; };
+  const size_t parts = overview.partition.parts.size();
   char text[160];
   std::snprintf(text, sizeof text,
                 "; differential overview at p = %.4g: %zu part%s, %.4g of the full aggregate's gain, %.4g of its loss",
-                overview.p, overview.partition.parts.size(), overview.partition.parts.size() == 1 ? "" : "s",
-                ratio(q.gain, full.gain), ratio(q.loss, full.loss));
+                overview.p, parts, parts == 1 ? "" : "s", overview.gain_share, overview.loss_share);
   return text;
 }
 

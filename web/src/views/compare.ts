@@ -12,7 +12,7 @@
 
 import type { Api, TraceDetail, TraceEntry } from '../api';
 import { type Palette, splitModelType } from '../colors';
-import { alignedWindow, diffParts, type DiffPart, partIntensity, type RunClock, runTime } from '../compare';
+import { alignedWindow, diffParts, type DiffPart, factsText, partIntensity, partitionFacts, type RunClock, runTime } from '../compare';
 import { functionStatesSql, sqlText } from '../flame';
 import { columnIndex, type QueryResult, resultMarks } from '../query';
 import { traceLabel } from '../reading';
@@ -58,6 +58,8 @@ const PROFILE_SQL = (other: number) => `SELECT function, inclusive_a_ns AS "A (n
 export class CompareView {
   private readonly panel = $('compare-panel');
   private readonly strip = $<HTMLCanvasElement>('compare-strip');
+  /** What the strip's partition states (p, parts, gain, loss). */
+  private readonly facts = $('compare-facts');
   private readonly select = $<HTMLSelectElement>('compare');
   private readonly a: Side;
   private readonly b: Side;
@@ -243,6 +245,7 @@ export class CompareView {
   /** The strip's parts and the profile difference, asked of A with B as `other`. */
   private async load(a: number, b: number, seq: number): Promise<void> {
     this.parts = [];
+    this.facts.textContent = '';
     this.table.set(null);
     this.busy = true;
     this.host.changed();
@@ -253,6 +256,8 @@ export class CompareView {
       ]);
       if (seq !== this.seq) return;
       this.parts = diffParts(overview);
+      const facts = partitionFacts(overview);
+      this.facts.textContent = facts ? factsText(facts) : '';
       this.table.set(profile);
     } catch (err) {
       if (seq === this.seq) this.host.error(err);
