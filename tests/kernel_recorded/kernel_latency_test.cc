@@ -6,7 +6,6 @@
 // through its CTF conversion, trace-cmd's named ones from the .dat.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -42,24 +41,6 @@ nlohmann::json Latency(const std::string& trace, const std::string& kind) {
   CommandResult r = Macroscope("kernel latency " + Quote(trace) + " --kind " + kind + " --format json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::array();
-}
-
-// What perf's conversion says it lost or took out of order ("" when
-// nothing): on a loaded machine perf drops chunks of events, and the peers
-// then pair entries with exits around the gaps each its own way (one
-// syscall's mean was 0.6 ns apart out of 81726 after 4 lost chunks), so
-// no row is the one answer. trace-cmd's recordings have no such log.
-std::string PerfLoss(const KernelRecording& r) {
-  const std::string log = std::filesystem::path(r.trace).parent_path() / "perf-convert.log";
-  if (!std::filesystem::exists(log)) return "";
-  const std::string text = ReadText(log);
-  for (const char* word : {"lost", "out of order"}) {
-    const size_t at = text.find(word);
-    if (at == std::string::npos) continue;
-    const size_t begin = text.rfind('\n', at) + 1, end = text.find('\n', at);
-    return text.substr(begin, end - begin);
-  }
-  return "";
 }
 
 void ExpectPeersLatencies(const KernelRecording& r) {

@@ -62,6 +62,19 @@ std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode) {
   return r;
 }
 
+std::string PerfLoss(const KernelRecording& r) {
+  const std::string log = std::filesystem::path(r.trace).parent_path() / "perf-convert.log";
+  if (!std::filesystem::exists(log)) return "";
+  const std::string text = ReadText(log);
+  for (const char* word : {"lost", "out of order"}) {
+    const size_t at = text.find(word);
+    if (at == std::string::npos) continue;
+    const size_t begin = text.rfind('\n', at) + 1, end = text.find('\n', at);
+    return text.substr(begin, end - begin);
+  }
+  return "";
+}
+
 void KeepRecordingOfFailure(const KernelRecording& recording) {
   const char* tmp = std::getenv("TMPDIR");
   std::string kept = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/macroscope-kernel-recording-XXXXXX";

@@ -33,6 +33,14 @@ struct KernelRecording {
 // (record_kernel_trace.sh's modes).
 std::unique_ptr<KernelRecording> RecordWorkload(const std::string& mode);
 
+// What perf's conversion says it lost or took out of order ("" when
+// nothing, and for trace-cmd's recordings, which have no such log): on a
+// loaded machine perf drops chunks of events, and the peers then pair
+// entries with exits around the gaps each its own way (one syscall's mean
+// was 0.6 ns apart out of 81726 after 4 lost chunks), so no row is the one
+// answer.
+std::string PerfLoss(const KernelRecording& r);
+
 // After a failed test: copies the recording to a folder of its own under
 // $TMPDIR (or /tmp), kept, and prints where, so that a failure seen once
 // (a CI run) can be looked at.
