@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Cell, compareCells, durationText, filterSql, focusWindow, groupsOf, groupSql, modelTime, offsetAt, orderSql, type QueryResult, ranksOf,
+  type Cell, compareCells, durationLabel, durationText, filterSql, focusWindow, groupsOf, groupSql, modelTime, offsetAt, orderSql, type QueryResult, ranksOf,
   isDurationColumn, resultMarks, sortedRows, sqlErrorPlace, ticksLiteral,
 } from './query';
 
@@ -9,6 +9,7 @@ const result = (columns: string[], rows: Cell[][], time_origin = '0'): QueryResu
 describe('nanosecond columns', () => {
   it('are the columns named _ns or (ns)', () => {
     expect(['inclusive_ns', 'B − A (ns)', 'ns', 'calls', 'dns_name'].map(isDurationColumn)).toEqual([true, true, false, false, false]);
+    expect(['inclusive_ns', 'B − A (ns)', 'A (ns)'].map(durationLabel)).toEqual(['inclusive', 'B − A', 'A']);
   });
 
   it('read as durations: integers exactly, fractions to the ns, others not', () => {

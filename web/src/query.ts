@@ -23,8 +23,14 @@ function numeric(c: Cell): number | bigint | null {
  * compared exactly) before texts (by localeCompare), nulls last in both
  * directions; `dir` -1 reverses the rest.
  */
-/** Whether a column holds nanoseconds: "inclusive_ns", "B − A (ns)". */
-export function isDurationColumn(name: string): boolean { return /(_ns|\(ns\))$/.test(name); }
+/** The unit a nanosecond column's name ends with: "inclusive_ns", "B − A (ns)". */
+const NS_SUFFIX = / ?(?:_ns|\(ns\))$/;
+
+/** Whether a column holds nanoseconds. */
+export function isDurationColumn(name: string): boolean { return NS_SUFFIX.test(name); }
+
+/** A nanosecond column's name less its unit: "inclusive_ns" -> "inclusive", "B − A (ns)" -> "B − A". */
+export function durationLabel(name: string): string { return name.replace(NS_SUFFIX, ''); }
 
 /**
  * A nanosecond cell for people ("398.812 345 ms"): whole ones exactly

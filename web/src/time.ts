@@ -87,7 +87,7 @@ const NS_PER_S = 1_000_000_000n;
 
 /**
  * A length of `ns` whole nanoseconds as humanSeconds writes it at resolution
- * 0 ("398.812 345 ms", "-1.5 µs", "118 ns"), from the integer: exact at any
+ * 0 ("398.812 345 ms", "-1.500 µs", "118 ns"), from the integer: exact at any
  * size, no double in between.
  */
 export function humanNanoseconds(ns: bigint): string {

@@ -5,7 +5,7 @@
 // their names less the unit, the cell's value as the query gave it in its
 // title and data-value; the query panel shows answers as they are.
 
-import { type Cell, durationText, isDurationColumn, type QueryResult, sortedRows } from '../query';
+import { type Cell, durationLabel, durationText, isDurationColumn, type QueryResult, sortedRows } from '../query';
 
 function cellText(c: Cell): string { return c === null ? 'NULL' : String(c); }
 
@@ -49,7 +49,7 @@ export class ResultTable {
     result.columns.forEach((name, col) => {
       const th = document.createElement('th');
       // A duration column without its unit ("inclusive_ns": "inclusive"), its name in the title.
-      const label = durationCols[col] ? name.replace(/(_ns| ?\(ns\))$/, '') : name;
+      const label = durationCols[col] ? durationLabel(name) : name;
       th.textContent = label + (this.sort?.col === col ? (this.sort.dir === 1 ? ' ▲' : ' ▼') : '');
       th.title = durationCols[col] ? `${name}: nanoseconds, written as durations · sort (again: reverse)` : 'Sort (again: reverse)';
       th.dataset.col = String(col);
